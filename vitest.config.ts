@@ -1,0 +1,15 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Tests and the sample import the package by its public name, as users do.
+    alias: { 'nestjs-mcp': fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },
+  },
+  test: {
+    include: ['test/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
