@@ -1,0 +1,2 @@
+export * from './mcp-context.decorator.js';
+export * from './mcp-tool.decorator.js';

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+
+/** What `@ApiOperation()` of `@nestjs/swagger` stores (read without importing swagger). */
+export interface ApiOperationMetadata {
+  summary?: string;
+  description?: string;
+}
+
+/** `DECORATORS.API_OPERATION` of `@nestjs/swagger`, an optional peer dependency. */
+const SWAGGER_API_OPERATION = 'swagger/apiOperation';
+
+/** Typed reads of the metadata the decorators store. */
+@Injectable()
+export class McpMetadataAccessor {
+  constructor(private readonly reflector: Reflector) {}
+
+  getToolOptions(method: Function): McpToolOptions | undefined {
+    return this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, method);
+  }
+
+  getApiOperation(method: Function): ApiOperationMetadata | undefined {
+    return this.reflector.get<ApiOperationMetadata | undefined>(SWAGGER_API_OPERATION, method);
+  }
+}

@@ -1,0 +1,89 @@
+import type { Type } from '@nestjs/common';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { McpParamtype } from '../mcp.constants.js';
+import { unsupportedParameterMessage } from '../mcp.messages.js';
+import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '../utils/nest-internals.js';
+
+/** Metadata key of the parameter layout `ExternalContextCreator` reads for a tool. @internal */
+export const MCP_ARGS_METADATA = 'mcp:route-args';
+
+interface ParamMetadataEntry {
+  index: number;
+  data?: unknown;
+  pipes?: unknown[];
+}
+
+export interface ToolParameters {
+  /** The DTO class of the arguments, or `undefined` for a tool that takes none. */
+  dto?: Type;
+}
+
+const BUILT_IN_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Symbol, BigInt, Function, Promise, Date]);
+const ARGUMENT_PARAMTYPES = new Set<number>([McpParamtype.ARGUMENTS, RouteParamtypes.BODY, RouteParamtypes.QUERY]);
+const SUPPORTED_PARAMTYPES = new Set<number>([...ARGUMENT_PARAMTYPES, McpParamtype.CONTEXT, RouteParamtypes.REQUEST, RouteParamtypes.HEADERS]);
+
+const isDtoClass = (type: unknown): type is Type => typeof type === 'function' && !BUILT_IN_TYPES.has(type);
+
+/**
+ * Works out, once at bootstrap, which parameter of a tool method receives the arguments
+ * and which receive injected values, and records the layout under {@link MCP_ARGS_METADATA}.
+ *
+ * The arguments parameter is the one decorated with `@Body()`/`@Query()` (whole object),
+ * or else the one undecorated parameter whose type is a class. A tool without one still
+ * gets an arguments slot past its last parameter, so that a call with unexpected
+ * arguments is refused where pipes run, like any other invalid call.
+ */
+export function readToolParameters(target: Type, methodName: string, where: string): ToolParameters {
+  const method = target.prototype[methodName] as Function;
+  const paramtypes: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', target.prototype, methodName);
+  if (paramtypes === undefined && method.length > 0) {
+    throw new McpConfigurationError(
+      `${where} has parameters but no type metadata. Enable "emitDecoratorMetadata" (and ` +
+        `"experimentalDecorators") in tsconfig.json, as Nest itself requires.`,
+    );
+  }
+  const types = paramtypes ?? [];
+  const decorated: Record<string, ParamMetadataEntry> = Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
+  const decoratedIndexes = new Set<number>();
+  let dtoIndex: number | undefined;
+
+  for (const [key, entry] of Object.entries(decorated)) {
+    decoratedIndexes.add(entry.index);
+    if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) continue;
+    const paramtype = Number(key.split(':')[0]);
+    if (!SUPPORTED_PARAMTYPES.has(paramtype)) {
+      throw new McpConfigurationError(unsupportedParameterMessage(where, entry.index, 'has a parameter decorator that means nothing for an MCP call'));
+    }
+    if (ARGUMENT_PARAMTYPES.has(paramtype)) {
+      if (entry.data !== undefined) {
+        throw new McpConfigurationError(unsupportedParameterMessage(where, entry.index, `takes one property ("${String(entry.data)}") of the arguments`));
+      }
+      dtoIndex = entry.index;
+    }
+  }
+
+  for (const [index, type] of types.entries()) {
+    if (decoratedIndexes.has(index)) continue;
+    if (!isDtoClass(type)) {
+      const typeName = (type as { name?: string } | undefined)?.name ?? 'unknown';
+      throw new McpConfigurationError(unsupportedParameterMessage(where, index, `has no DTO class (its type is ${typeName})`));
+    }
+    if (dtoIndex !== undefined) {
+      throw new McpConfigurationError(unsupportedParameterMessage(where, index, `is a second arguments DTO (parameter ${dtoIndex} is the first)`));
+    }
+    dtoIndex = index;
+  }
+
+  const layout = { ...decorated };
+  if (dtoIndex === undefined || !decoratedIndexes.has(dtoIndex)) {
+    const index = dtoIndex ?? types.length;
+    layout[`${McpParamtype.ARGUMENTS}:${index}`] = { index, data: undefined, pipes: [] };
+  }
+  Reflect.defineMetadata(MCP_ARGS_METADATA, layout, target, methodName);
+
+  const dto = dtoIndex === undefined ? undefined : types[dtoIndex];
+  if (dtoIndex !== undefined && !isDtoClass(dto)) {
+    throw new McpConfigurationError(unsupportedParameterMessage(where, dtoIndex, 'takes the arguments but its type is not a DTO class'));
+  }
+  return { dto: dto as Type | undefined };
+}

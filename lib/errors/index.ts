@@ -1,0 +1,2 @@
+export * from './mcp-configuration.error.js';
+export * from './mcp-tool.error.js';

@@ -1,0 +1,29 @@
+import type { ParamsFactory } from '@nestjs/core';
+import { McpParamtype } from '../mcp.constants.js';
+import { RouteParamtypes } from '../utils/nest-internals.js';
+import type { ToolCall } from './tool-call.js';
+
+/**
+ * Resolves tool method parameters from the handler arguments `[request, response, call]`.
+ * Nest's `@Body()` and `@Query()` (whole object) mean the arguments too, so a controller
+ * method can be a route and a tool at once.
+ */
+export class McpParamsFactory implements ParamsFactory {
+  exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
+    const [request, , call] = args as [Record<string, any> | undefined, unknown, ToolCall];
+    switch (type) {
+      case McpParamtype.ARGUMENTS:
+      case RouteParamtypes.BODY:
+      case RouteParamtypes.QUERY:
+        return call.validatedArguments();
+      case McpParamtype.CONTEXT:
+        return call;
+      case RouteParamtypes.REQUEST:
+        return request;
+      case RouteParamtypes.HEADERS:
+        return typeof data === 'string' ? request?.headers?.[data.toLowerCase()] : request?.headers;
+      default:
+        return null;
+    }
+  }
+}

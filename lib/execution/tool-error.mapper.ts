@@ -1,0 +1,51 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { HttpException } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
+import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
+import { McpToolError } from '../errors/mcp-tool.error.js';
+import { formatIssues } from './dto-arguments.validator.js';
+
+/** Logs an unexpected error in full and returns a reference the caller may quote. */
+export type UnexpectedErrorReporter = (error: unknown) => string;
+
+function errorResult(text: string, structuredContent?: Record<string, unknown>): CallToolResult {
+  return {
+    content: [{ type: 'text', text }],
+    ...(structuredContent && { structuredContent }),
+    isError: true,
+  };
+}
+
+function httpExceptionResult(exception: HttpException): CallToolResult {
+  const statusCode = exception.getStatus();
+  const response = exception.getResponse();
+  const body = typeof response === 'string' ? { message: response } : (response as Record<string, unknown>);
+  const message = Array.isArray(body.message) ? body.message.join('; ') : String(body.message ?? exception.message);
+  const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[statusCode] ?? 'Error');
+  return errorResult(`${error} (${statusCode}): ${message}`, { ...body, statusCode, error, message: body.message ?? message });
+}
+
+/**
+ * The one table from an error thrown inside a tool call to the result the caller gets
+ * (DESIGN.md, "Error mapping"). Every row is an `isError` result, so that a model reads
+ * it and can retry; protocol-level errors (unknown tool) never get here.
+ *
+ * | thrown                      | result                                                    |
+ * | --------------------------- | --------------------------------------------------------- |
+ * | InvalidToolArgumentsError   | each problem (JSON pointer, message); issues in structured |
+ * | McpToolError                | its message; its `data` as structured content             |
+ * | HttpException (any status)  | "<Error> (<status>): <message>"; the Nest body as structured |
+ * | anything else               | a generic message with a log reference; detail only in log |
+ */
+export function toolErrorToResult(error: unknown, reportUnexpected: UnexpectedErrorReporter): CallToolResult {
+  if (error instanceof InvalidToolArgumentsError) {
+    return errorResult(formatIssues(error.issues), { error: 'invalid_arguments', issues: error.issues });
+  }
+  if (error instanceof McpToolError) return errorResult(error.message, error.data);
+  if (error instanceof HttpException) return httpExceptionResult(error);
+  const reference = reportUnexpected(error);
+  return errorResult(
+    `Internal error: the tool failed unexpectedly (reference ${reference}). ` +
+      `The details were logged on the server; retrying with the same arguments may fail again.`,
+  );
+}

@@ -1,0 +1,117 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { Injectable, Logger } from '@nestjs/common';
+import { ContextIdFactory, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
+import { MCP_ARGS_METADATA } from '../discovery/tool-parameters.reader.js';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { REQUEST_CONTEXT_ID } from '../utils/nest-internals.js';
+import { DtoArgumentsValidator, type ArgumentsValidation } from './dto-arguments.validator.js';
+import { McpParamsFactory } from './mcp-params.factory.js';
+import type { ToolCall } from './tool-call.js';
+import { toolErrorToResult } from './tool-error.mapper.js';
+import { normalizeToolResult } from './tool-result.normalizer.js';
+
+/** Runs one tool call end to end and always answers with a `tools/call` result. */
+export type ToolInvoker = (call: ToolCall) => Promise<CallToolResult>;
+
+type PipelineHandler = (...args: unknown[]) => Promise<unknown>;
+
+/** Enhancers an MCP call runs through, as on an HTTP route. */
+const ENHANCERS = { guards: true, interceptors: true, filters: true };
+
+/**
+ * Binds each discovered tool to the Nest pipeline once, at bootstrap. Every transport
+ * calls the same invoker: validation of the arguments, then `ExternalContextCreator`
+ * (guards → interceptors → pipes → method → filters), then the result normaliser, with
+ * any error mapped to an `isError` result.
+ */
+@Injectable()
+export class ToolInvokerFactory {
+  private readonly logger = new Logger('McpModule');
+  private readonly paramsFactory = new McpParamsFactory();
+  private readonly validator = new DtoArgumentsValidator();
+
+  constructor(
+    private readonly externalContextCreator: ExternalContextCreator,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  create(tool: DiscoveredTool): ToolInvoker {
+    const handlerFor = this.handlerResolver(tool);
+    return async (call) => {
+      try {
+        // Validated before the pipeline but raised where pipes run (see McpParamsFactory),
+        // so guards still decide first what a caller learns.
+        call.validation = await this.validate(tool, call.arguments);
+        const handler = await handlerFor(call);
+        return normalizeToolResult(await handler(...call.handlerArgs()));
+      } catch (error) {
+        return toolErrorToResult(error, (unexpected) => this.reportUnexpected(tool, unexpected));
+      }
+    };
+  }
+
+  private handlerResolver(tool: DiscoveredTool): (call: ToolCall) => PipelineHandler | Promise<PipelineHandler> {
+    if (tool.wrapper.isDependencyTreeStatic()) {
+      const handler = this.createHandler(tool, tool.wrapper.instance as object);
+      return () => handler;
+    }
+    return (call) => this.createScopedHandler(tool, call);
+  }
+
+  /**
+   * A request-scoped tool gets a new instance per call. Over HTTP it shares the request's
+   * context id, so it sees the same request-scoped providers as the route's middleware
+   * and guards; `REQUEST` resolves to the HTTP request (or the call where there is none).
+   */
+  private async createScopedHandler(tool: DiscoveredTool, call: ToolCall): Promise<PipelineHandler> {
+    const request = (call.httpRequest ?? call) as Record<PropertyKey, unknown>;
+    const contextId = (request[REQUEST_CONTEXT_ID] as ContextId | undefined) ?? this.attachContextId(request);
+    const instance = await this.moduleRef.resolve(tool.wrapper.token, contextId, { strict: false });
+    return this.createHandler(tool, instance as object, contextId);
+  }
+
+  private attachContextId(request: Record<PropertyKey, unknown>): ContextId {
+    const contextId = ContextIdFactory.getByRequest(request);
+    Object.defineProperty(request, REQUEST_CONTEXT_ID, { value: contextId, enumerable: false, configurable: false, writable: false });
+    this.moduleRef.registerRequestByContextId(request, contextId);
+    return contextId;
+  }
+
+  private createHandler(tool: DiscoveredTool, instance: object, contextId?: ContextId): PipelineHandler {
+    const method = (instance as Record<string, (...args: unknown[]) => unknown>)[tool.methodName];
+    return this.externalContextCreator.create(
+      instance,
+      method,
+      tool.methodName,
+      MCP_ARGS_METADATA,
+      this.paramsFactory,
+      contextId,
+      tool.wrapper.id,
+      ENHANCERS,
+      MCP_CONTEXT_TYPE,
+    );
+  }
+
+  private async validate(tool: DiscoveredTool, args: Readonly<Record<string, unknown>>): Promise<ArgumentsValidation<object | undefined>> {
+    if (tool.dto) return this.validator.validate(tool.dto, args);
+    const unexpected = Object.keys(args);
+    if (unexpected.length === 0) return { ok: true, value: undefined };
+    return {
+      ok: false,
+      issues: unexpected.map((key) => ({
+        path: `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        constraint: 'whitelistValidation',
+        message: `property "${key}" is not allowed; this tool takes no arguments`,
+      })),
+    };
+  }
+
+  private reportUnexpected(tool: DiscoveredTool, error: unknown): string {
+    const reference = randomUUID().slice(0, 8);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    this.logger.error(`Tool "${tool.definition.name}" (${tool.where}) failed [ref ${reference}]: ${detail}`);
+    return reference;
+  }
+}

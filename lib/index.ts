@@ -1,0 +1,8 @@
+// The public API of nestjs-mcp. Internals (explorer, invoker, registry) stay unexported.
+export * from './decorators/index.js';
+export * from './errors/index.js';
+export { McpExecutionContext, type McpContextType } from './execution/mcp-execution-context.js';
+export * from './interfaces/index.js';
+export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
+export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+export { McpModule } from './mcp.module.js';

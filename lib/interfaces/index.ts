@@ -1,0 +1,3 @@
+export * from './mcp-call-context.interface.js';
+export * from './mcp-module-options.interface.js';
+export * from './mcp-tool-options.interface.js';

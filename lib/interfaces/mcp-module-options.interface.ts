@@ -1,0 +1,33 @@
+import type { CanActivate, Type } from '@nestjs/common';
+
+/** Options of the Streamable HTTP endpoint. */
+export interface McpHttpOptions {
+  /**
+   * The route of the endpoint, below the app's global prefix.
+   * @default 'mcp'
+   */
+  path?: string;
+  /**
+   * Guards that run on the endpoint before any MCP processing, after the app's global
+   * guards, exactly like `@UseGuards()` on a controller. A rejected caller gets the
+   * guard's 401/403 and the request never reaches a tool. Classes are created through
+   * Nest DI in the context of `McpModule` (their dependencies must be visible there).
+   * @default []
+   */
+  guards?: Array<Type<CanActivate> | CanActivate>;
+}
+
+/** Options of `McpModule.forRoot()` (and what `forRootAsync()`'s factory returns). */
+export interface McpModuleOptions {
+  /** The server's name, sent to clients in `serverInfo` (for example `'catalog'`). */
+  name: string;
+  /** The server's version, sent to clients in `serverInfo` (for example `'1.0.0'`). */
+  version: string;
+  /** Instructions for the model on how to use this server's tools. */
+  instructions?: string;
+  /**
+   * The Streamable HTTP endpoint, or `false` to serve no HTTP endpoint.
+   * @default { path: 'mcp', guards: [] }
+   */
+  http?: McpHttpOptions | false;
+}

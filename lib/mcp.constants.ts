@@ -1,0 +1,23 @@
+/** Metadata key under which `@McpTool()` stores its options on a method. @internal */
+export const MCP_TOOL_METADATA = 'mcp:tool';
+
+/** The `ExecutionContext#getType()` of every MCP call: `'mcp'`. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+/**
+ * Parameter types of the MCP param decorators, stored under Nest's `ROUTE_ARGS_METADATA`
+ * so that user `createParamDecorator` decorators and per-parameter pipes work on tools.
+ * The values are far from Nest's `RouteParamtypes` (0..12), which are also honoured
+ * where they make sense (`@Req()`).
+ * @internal
+ */
+export enum McpParamtype {
+  ARGUMENTS = 100,
+  CONTEXT = 101,
+}
+
+/** The pattern every tool name must match (MCP 2025-11-25, SEP-986). */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,128}$/;
+
+/** Where the HTTP endpoint is mounted when `http.path` is not given. */
+export const DEFAULT_HTTP_PATH = 'mcp';

@@ -1,0 +1,61 @@
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
+import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, OPTIONS_TYPE } from './mcp.module-definition.js';
+import { McpServerHost } from './protocol/mcp-server.host.js';
+import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
+import { createMcpHttpController } from './transports/http/mcp-http.controller.js';
+import { mcpHttpProviders } from './transports/http/mcp-http.providers.js';
+import type { StreamableHttpEndpoint } from './transports/http/streamable-http.endpoint.js';
+
+/**
+ * Publishes the app's `@McpTool()` methods as an MCP server.
+ *
+ * @example
+ * ```ts
+ * @Module({
+ *   imports: [McpModule.forRoot({ name: 'catalog', version: '1.0.0', http: { guards: [AuthGuard] } })],
+ * })
+ * export class AppModule {}
+ * ```
+ * @publicApi
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    McpMetadataAccessor,
+    McpExplorer,
+    ToolInvokerFactory,
+    McpServerHost,
+    ...mcpHttpProviders,
+  ],
+  exports: [McpServerHost],
+})
+export class McpModule extends ConfigurableModuleClass implements OnApplicationShutdown {
+  constructor(@Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null) {
+    super();
+  }
+
+  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+    return McpModule.withHttpController(super.forRoot(options), options.http !== false);
+  }
+
+  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+    return McpModule.withHttpController(super.forRootAsync(options), true);
+  }
+
+  private static withHttpController(module: DynamicModule, serveHttp: boolean): DynamicModule {
+    const controller = createMcpHttpController();
+    return {
+      ...module,
+      controllers: serveHttp ? [controller] : [],
+      providers: [...(module.providers ?? []), { provide: MCP_HTTP_CONTROLLER, useValue: controller }],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.endpoint?.close();
+  }
+}

@@ -1,0 +1,55 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { McpExplorer } from '../discovery/mcp.explorer.js';
+import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { validateMcpModuleOptions } from '../mcp-module-options.validator.js';
+import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { McpToolRegistry } from './mcp-tool.registry.js';
+import { ProtocolServerFactory } from './protocol-server.factory.js';
+
+/**
+ * One MCP server of the app: its options, its tools and the factory of SDK servers that
+ * every transport uses. The tools are discovered in `onModuleInit`, when every provider
+ * exists and before the app listens.
+ */
+@Injectable()
+export class McpServerHost implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private serverFactory?: ProtocolServerFactory;
+  private toolRegistry?: McpToolRegistry;
+
+  readonly options: McpModuleOptions;
+
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) options: unknown,
+    private readonly explorer: McpExplorer,
+    private readonly invokerFactory: ToolInvokerFactory,
+  ) {
+    // Checked here, the first consumer, so forRoot and every forRootAsync form fail alike.
+    this.options = validateMcpModuleOptions(options);
+  }
+
+  onModuleInit(): void {
+    const tools = this.explorer.exploreTools();
+    this.toolRegistry = new McpToolRegistry(
+      tools.map((tool) => ({ definition: tool.definition, invoke: this.invokerFactory.create(tool) })),
+    );
+    this.serverFactory = new ProtocolServerFactory(this.options, this.toolRegistry);
+    this.logger.log(`MCP server "${this.options.name}" publishes ${tools.length} tool(s)`);
+  }
+
+  get registry(): McpToolRegistry {
+    return this.ready(this.toolRegistry);
+  }
+
+  get servers(): ProtocolServerFactory {
+    return this.ready(this.serverFactory);
+  }
+
+  private ready<T>(value: T | undefined): T {
+    if (value === undefined) {
+      throw new Error('The MCP server is not initialised yet: call app.init() (or app.listen()) first.');
+    }
+    return value;
+  }
+}
