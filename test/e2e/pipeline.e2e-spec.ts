@@ -1,0 +1,183 @@
+import {
+  Body,
+  type CallHandler,
+  type CanActivate,
+  Catch,
+  Controller,
+  createParamDecorator,
+  type ExceptionFilter,
+  type ExecutionContext,
+  Injectable,
+  type INestApplication,
+  type NestInterceptor,
+  type PipeTransform,
+  Post,
+  UseFilters,
+  UseInterceptors,
+  UsePipes,
+  ValidationPipe,
+  Module,
+} from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ApiOperation } from '@nestjs/swagger';
+import { Test } from '@nestjs/testing';
+import { IsString, MaxLength } from 'class-validator';
+import { McpExecutionContext, McpModule, McpTool, type McpContextType } from 'nestjs-mcp';
+import { map, type Observable } from 'rxjs';
+import request from 'supertest';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+
+const seen: { guard: string[]; interceptor: Array<{ tool: string; args: unknown; http: boolean }> } = { guard: [], interceptor: [] };
+
+class NoteDto {
+  @IsString()
+  @MaxLength(40)
+  text!: string;
+}
+
+class DomainError extends Error {}
+
+@Injectable()
+class GlobalRecordingGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    seen.guard.push(context.getType<McpContextType>());
+    const request = context.switchToHttp().getRequest<{ user?: unknown; headers: Record<string, string> }>();
+    request.user = { name: request.headers['x-user'] ?? 'anonymous' };
+    return true;
+  }
+}
+
+@Injectable()
+class GlobalRecordingInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const mcp = McpExecutionContext.create(context);
+    if (mcp.isMcp()) seen.interceptor.push({ tool: mcp.getToolName(), args: mcp.getArguments(), http: mcp.getRequest() !== undefined });
+    return next.handle();
+  }
+}
+
+@Injectable()
+class ShoutInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((value) => (typeof value === 'string' ? value.toUpperCase() : value)));
+  }
+}
+
+@Injectable()
+class TrimPipe implements PipeTransform {
+  transform(value: unknown) {
+    if (value instanceof NoteDto) value.text = value.text.trim();
+    return value;
+  }
+}
+
+@Catch(DomainError)
+class DomainErrorFilter implements ExceptionFilter {
+  catch(error: DomainError) {
+    return { content: [{ type: 'text', text: `handled by filter: ${error.message}` }], isError: true };
+  }
+}
+
+const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest().user);
+
+@Injectable()
+@UseInterceptors(ShoutInterceptor)
+class NotesService {
+  @McpTool({ description: 'Shout a note back.' })
+  @UsePipes(TrimPipe)
+  shout(note: NoteDto, @CurrentUser() user: { name: string }) {
+    return `${user.name}: ${note.text} (${note.constructor.name})`;
+  }
+
+  @McpTool({ description: 'Fails with a domain error.' })
+  @UseFilters(DomainErrorFilter)
+  failDomain() {
+    throw new DomainError('stock is negative');
+  }
+
+  @ApiOperation({ summary: 'Count notes', description: 'Counts the notes (described by @ApiOperation).' })
+  @McpTool()
+  countNotes() {
+    return 3;
+  }
+}
+
+@Controller('notes')
+class NotesController {
+  @Post()
+  @McpTool({ name: 'create_note', description: 'Create a note (also a REST route).' })
+  create(@Body() note: NoteDto) {
+    return { created: note.text, isDto: note instanceof NoteDto };
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ name: 'pipeline', version: '1.0.0' })],
+  controllers: [NotesController],
+  providers: [
+    NotesService,
+    { provide: APP_GUARD, useClass: GlobalRecordingGuard },
+    { provide: APP_INTERCEPTOR, useClass: GlobalRecordingInterceptor },
+  ],
+})
+class PipelineAppModule {}
+
+describe.each(CLIENTS)('the Nest pipeline on tool calls, $era', ({ connect }) => {
+  let app: INestApplication;
+  let client: TestClient;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [PipelineAppModule] }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    client = await connect(new URL(`http://127.0.0.1:${port}/mcp`));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await app?.close();
+  });
+
+  beforeEach(() => {
+    seen.guard = [];
+    seen.interceptor = [];
+  });
+
+  it('runs global guards and interceptors, class interceptors, method pipes and custom param decorators', async () => {
+    const result = await client.callTool('shout', { text: '  hello  ' });
+    expect(result.content).toEqual([{ type: 'text', text: 'ANONYMOUS: HELLO (NOTEDTO)' }]);
+    expect(seen.guard).toContain('mcp');
+    expect(seen.interceptor).toEqual([{ tool: 'shout', args: { text: '  hello  ' }, http: true }]);
+  });
+
+  it('still validates with the tool DTO when the app has a global ValidationPipe', async () => {
+    const result = await client.callTool('shout', { text: 'x'.repeat(41) });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toContain('/text');
+  });
+
+  it("uses an exception filter's result as the tool result", async () => {
+    const result = await client.callTool('fail_domain', {});
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'handled by filter: stock is negative' }] });
+  });
+
+  it('takes title and description from @ApiOperation when @McpTool has none', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 'count_notes')).toMatchObject({ title: 'Count notes', description: 'Counts the notes (described by @ApiOperation).' });
+  });
+
+  it('publishes a controller method as a tool while it stays a REST route', async () => {
+    const viaMcp = await client.callTool('create_note', { text: 'from mcp' });
+    expect(viaMcp.structuredContent).toEqual({ created: 'from mcp', isDto: true });
+    const viaRest = await request(app.getHttpServer()).post('/notes').send({ text: 'from rest' });
+    expect(viaRest.status).toBe(201);
+    expect(viaRest.body).toEqual({ created: 'from rest', isDto: true });
+    // A global guard runs on the MCP route itself ('http'), on the tool call ('mcp'), and on
+    // the REST route ('http').
+    expect(seen.guard).toEqual(['http', 'mcp', 'http']);
+  });
+});
