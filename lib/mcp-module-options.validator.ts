@@ -2,7 +2,8 @@ import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from './mcp.messages.js';
 
-const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+const isNonEmptyString = (value: unknown): value is string =>
+  typeof value === 'string' && value.trim() !== '';
 
 /** Checks the options at bootstrap, so that a mistake stops the app with a correct example. */
 export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
@@ -11,20 +12,29 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
   const { name, version, instructions, http } = options as Record<string, unknown>;
-  if (!isNonEmptyString(name)) problems.push(`"name" must be a non-empty string (got ${JSON.stringify(name)})`);
-  if (!isNonEmptyString(version)) problems.push(`"version" must be a non-empty string (got ${JSON.stringify(version)})`);
-  if (instructions !== undefined && typeof instructions !== 'string') problems.push('"instructions" must be a string');
+  if (!isNonEmptyString(name))
+    problems.push(`"name" must be a non-empty string (got ${JSON.stringify(name)})`);
+  if (!isNonEmptyString(version))
+    problems.push(`"version" must be a non-empty string (got ${JSON.stringify(version)})`);
+  if (instructions !== undefined && typeof instructions !== 'string')
+    problems.push('"instructions" must be a string');
   if (http !== undefined && http !== false) {
     if (typeof http !== 'object' || http === null) {
       problems.push('"http" must be an object ({ path, guards }) or false');
     } else {
       const { path, guards } = http as Record<string, unknown>;
-      if (path !== undefined && typeof path !== 'string') problems.push('"http.path" must be a string such as \'mcp\'');
+      if (path !== undefined && typeof path !== 'string')
+        problems.push('"http.path" must be a string such as \'mcp\'');
       if (guards !== undefined) {
         const valid =
           Array.isArray(guards) &&
-          guards.every((g) => typeof g === 'function' || (typeof g === 'object' && g !== null && 'canActivate' in g));
-        if (!valid) problems.push('"http.guards" must be an array of guard classes or guard instances');
+          guards.every(
+            (g) =>
+              typeof g === 'function' ||
+              (typeof g === 'object' && g !== null && 'canActivate' in g),
+          );
+        if (!valid)
+          problems.push('"http.guards" must be an array of guard classes or guard instances');
       }
     }
   }

@@ -3,7 +3,11 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
-import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, OPTIONS_TYPE } from './mcp.module-definition.js';
+import {
+  ASYNC_OPTIONS_TYPE,
+  ConfigurableModuleClass,
+  OPTIONS_TYPE,
+} from './mcp.module-definition.js';
 import { McpServerHost } from './protocol/mcp-server.host.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
 import { createMcpHttpController } from './transports/http/mcp-http.controller.js';
@@ -51,7 +55,10 @@ export class McpModule extends ConfigurableModuleClass implements OnApplicationS
     return {
       ...module,
       controllers: serveHttp ? [controller] : [],
-      providers: [...(module.providers ?? []), { provide: MCP_HTTP_CONTROLLER, useValue: controller }],
+      providers: [
+        ...(module.providers ?? []),
+        { provide: MCP_HTTP_CONTROLLER, useValue: controller },
+      ],
     };
   }
 

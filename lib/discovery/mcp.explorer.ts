@@ -4,7 +4,11 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
-import { duplicateToolNameMessage, invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
+import {
+  duplicateToolNameMessage,
+  invalidToolNameMessage,
+  missingDescriptionMessage,
+} from '../mcp.messages.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
@@ -41,15 +45,23 @@ export class McpExplorer {
     if (!prototype) return [];
     const target = instance.constructor as Type;
     return this.metadataScanner.getAllMethodNames(prototype).flatMap((methodName) => {
-      const options = this.metadataAccessor.getToolOptions((prototype as Record<string, Function>)[methodName]);
+      const options = this.metadataAccessor.getToolOptions(
+        (prototype as Record<string, Function>)[methodName],
+      );
       return options ? [this.createTool(wrapper, target, methodName, options)] : [];
     });
   }
 
-  private createTool(wrapper: InstanceWrapper, target: Type, methodName: string, options: McpToolOptions): DiscoveredTool {
+  private createTool(
+    wrapper: InstanceWrapper,
+    target: Type,
+    methodName: string,
+    options: McpToolOptions,
+  ): DiscoveredTool {
     const where = `${target.name}.${methodName}`;
     const name = options.name ?? toSnakeCase(methodName);
-    if (!TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(invalidToolNameMessage(name, where));
+    if (!TOOL_NAME_PATTERN.test(name))
+      throw new McpConfigurationError(invalidToolNameMessage(name, where));
     const { dto } = readToolParameters(target, methodName, where);
     const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);
     const title = options.title ?? apiOperation?.summary;
@@ -69,7 +81,8 @@ export class McpExplorer {
 
   private assertUniqueNames(tools: DiscoveredTool[]): void {
     const byName = new Map<string, string[]>();
-    for (const tool of tools) byName.set(tool.definition.name, [...(byName.get(tool.definition.name) ?? []), tool.where]);
+    for (const tool of tools)
+      byName.set(tool.definition.name, [...(byName.get(tool.definition.name) ?? []), tool.where]);
     for (const [name, where] of byName) {
       if (where.length > 1) throw new McpConfigurationError(duplicateToolNameMessage(name, where));
     }

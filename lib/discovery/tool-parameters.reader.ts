@@ -2,7 +2,11 @@ import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { McpParamtype } from '../mcp.constants.js';
 import { unsupportedParameterMessage } from '../mcp.messages.js';
-import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '../utils/nest-internals.js';
+import {
+  CUSTOM_ROUTE_ARGS_METADATA,
+  ROUTE_ARGS_METADATA,
+  RouteParamtypes,
+} from '../utils/nest-internals.js';
 
 /** Metadata key of the parameter layout `ExternalContextCreator` reads for a tool. @internal */
 export const MCP_ARGS_METADATA = 'mcp:route-args';
@@ -18,11 +22,32 @@ export interface ToolParameters {
   dto?: Type;
 }
 
-const BUILT_IN_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Symbol, BigInt, Function, Promise, Date]);
-const ARGUMENT_PARAMTYPES = new Set<number>([McpParamtype.ARGUMENTS, RouteParamtypes.BODY, RouteParamtypes.QUERY]);
-const SUPPORTED_PARAMTYPES = new Set<number>([...ARGUMENT_PARAMTYPES, McpParamtype.CONTEXT, RouteParamtypes.REQUEST, RouteParamtypes.HEADERS]);
+const BUILT_IN_TYPES = new Set<unknown>([
+  Object,
+  String,
+  Number,
+  Boolean,
+  Array,
+  Symbol,
+  BigInt,
+  Function,
+  Promise,
+  Date,
+]);
+const ARGUMENT_PARAMTYPES = new Set<number>([
+  McpParamtype.ARGUMENTS,
+  RouteParamtypes.BODY,
+  RouteParamtypes.QUERY,
+]);
+const SUPPORTED_PARAMTYPES = new Set<number>([
+  ...ARGUMENT_PARAMTYPES,
+  McpParamtype.CONTEXT,
+  RouteParamtypes.REQUEST,
+  RouteParamtypes.HEADERS,
+]);
 
-const isDtoClass = (type: unknown): type is Type => typeof type === 'function' && !BUILT_IN_TYPES.has(type);
+const isDtoClass = (type: unknown): type is Type =>
+  typeof type === 'function' && !BUILT_IN_TYPES.has(type);
 
 /**
  * Works out, once at bootstrap, which parameter of a tool method receives the arguments
@@ -33,9 +58,17 @@ const isDtoClass = (type: unknown): type is Type => typeof type === 'function' &
  * gets an arguments slot past its last parameter, so that a call with unexpected
  * arguments is refused where pipes run, like any other invalid call.
  */
-export function readToolParameters(target: Type, methodName: string, where: string): ToolParameters {
+export function readToolParameters(
+  target: Type,
+  methodName: string,
+  where: string,
+): ToolParameters {
   const method = target.prototype[methodName] as Function;
-  const paramtypes: unknown[] | undefined = Reflect.getMetadata('design:paramtypes', target.prototype, methodName);
+  const paramtypes: unknown[] | undefined = Reflect.getMetadata(
+    'design:paramtypes',
+    target.prototype,
+    methodName,
+  );
   if (paramtypes === undefined && method.length > 0) {
     throw new McpConfigurationError(
       `${where} has parameters but no type metadata. Enable "emitDecoratorMetadata" (and ` +
@@ -43,7 +76,8 @@ export function readToolParameters(target: Type, methodName: string, where: stri
     );
   }
   const types = paramtypes ?? [];
-  const decorated: Record<string, ParamMetadataEntry> = Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
+  const decorated: Record<string, ParamMetadataEntry> =
+    Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
   const decoratedIndexes = new Set<number>();
   let dtoIndex: number | undefined;
 
@@ -52,11 +86,23 @@ export function readToolParameters(target: Type, methodName: string, where: stri
     if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) continue;
     const paramtype = Number(key.split(':')[0]);
     if (!SUPPORTED_PARAMTYPES.has(paramtype)) {
-      throw new McpConfigurationError(unsupportedParameterMessage(where, entry.index, 'has a parameter decorator that means nothing for an MCP call'));
+      throw new McpConfigurationError(
+        unsupportedParameterMessage(
+          where,
+          entry.index,
+          'has a parameter decorator that means nothing for an MCP call',
+        ),
+      );
     }
     if (ARGUMENT_PARAMTYPES.has(paramtype)) {
       if (entry.data !== undefined) {
-        throw new McpConfigurationError(unsupportedParameterMessage(where, entry.index, `takes one property ("${String(entry.data)}") of the arguments`));
+        throw new McpConfigurationError(
+          unsupportedParameterMessage(
+            where,
+            entry.index,
+            `takes one property ("${String(entry.data)}") of the arguments`,
+          ),
+        );
       }
       dtoIndex = entry.index;
     }
@@ -66,10 +112,18 @@ export function readToolParameters(target: Type, methodName: string, where: stri
     if (decoratedIndexes.has(index)) continue;
     if (!isDtoClass(type)) {
       const typeName = (type as { name?: string } | undefined)?.name ?? 'unknown';
-      throw new McpConfigurationError(unsupportedParameterMessage(where, index, `has no DTO class (its type is ${typeName})`));
+      throw new McpConfigurationError(
+        unsupportedParameterMessage(where, index, `has no DTO class (its type is ${typeName})`),
+      );
     }
     if (dtoIndex !== undefined) {
-      throw new McpConfigurationError(unsupportedParameterMessage(where, index, `is a second arguments DTO (parameter ${dtoIndex} is the first)`));
+      throw new McpConfigurationError(
+        unsupportedParameterMessage(
+          where,
+          index,
+          `is a second arguments DTO (parameter ${dtoIndex} is the first)`,
+        ),
+      );
     }
     dtoIndex = index;
   }
@@ -83,7 +137,13 @@ export function readToolParameters(target: Type, methodName: string, where: stri
 
   const dto = dtoIndex === undefined ? undefined : types[dtoIndex];
   if (dtoIndex !== undefined && !isDtoClass(dto)) {
-    throw new McpConfigurationError(unsupportedParameterMessage(where, dtoIndex, 'takes the arguments but its type is not a DTO class'));
+    throw new McpConfigurationError(
+      unsupportedParameterMessage(
+        where,
+        dtoIndex,
+        'takes the arguments but its type is not a DTO class',
+      ),
+    );
   }
   return { dto: dto as Type | undefined };
 }

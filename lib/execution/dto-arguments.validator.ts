@@ -15,11 +15,16 @@ export interface ArgumentIssue {
   message: string;
 }
 
-export type ArgumentsValidation<T> = { ok: true; value: T } | { ok: false; issues: ArgumentIssue[] };
+export type ArgumentsValidation<T> =
+  { ok: true; value: T } | { ok: false; issues: ArgumentIssue[] };
 
 // The same rules the JSON Schema states: unknown properties are an error, not dropped,
 // and a nested value that is not a DTO instance is rejected.
-const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
+const VALIDATOR_OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+};
 
 const escapePointer = (segment: string): string =>
   segment.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -68,7 +73,8 @@ export class DtoArgumentsValidator {
     const instance = plainToInstance(dto, plain, targetMaps.length > 0 ? { targetMaps } : {});
     // class-validator calls a class without rules "an unknown value"; the schema of such a
     // DTO is an empty object, so only unknown keys (found below) are wrong.
-    const errors = getDtoProperties(dto).length > 0 ? await validate(instance, VALIDATOR_OPTIONS) : [];
+    const errors =
+      getDtoProperties(dto).length > 0 ? await validate(instance, VALIDATOR_OPTIONS) : [];
     const issues = flattenErrors(errors, '');
     const reported = new Set(issues.map((issue) => issue.path));
     for (const issue of unknownKeys(plain, dto, '')) {
@@ -119,7 +125,8 @@ function tryResolveNested(dto: Function, property: DtoProperty) {
 function flattenErrors(errors: readonly ValidationError[], parent: string): ArgumentIssue[] {
   return errors.flatMap((error) => {
     // An error without a property is about the object at `parent` itself ("unknownValue").
-    const path = error.property === undefined ? parent : `${parent}/${escapePointer(error.property)}`;
+    const path =
+      error.property === undefined ? parent : `${parent}/${escapePointer(error.property)}`;
     const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
       path,
       constraint,

@@ -48,7 +48,8 @@ export class ToolCall implements McpCallContext {
 
   /** The validated DTO instance, or the validation failure raised as an error. */
   validatedArguments(): object | undefined {
-    if (!this.validation.ok) throw new InvalidToolArgumentsError(this.toolName, this.validation.issues);
+    if (!this.validation.ok)
+      throw new InvalidToolArgumentsError(this.toolName, this.validation.issues);
     return this.validation.value;
   }
 

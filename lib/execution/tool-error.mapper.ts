@@ -19,10 +19,18 @@ function errorResult(text: string, structuredContent?: Record<string, unknown>):
 function httpExceptionResult(exception: HttpException): CallToolResult {
   const statusCode = exception.getStatus();
   const response = exception.getResponse();
-  const body = typeof response === 'string' ? { message: response } : (response as Record<string, unknown>);
-  const message = Array.isArray(body.message) ? body.message.join('; ') : String(body.message ?? exception.message);
+  const body =
+    typeof response === 'string' ? { message: response } : (response as Record<string, unknown>);
+  const message = Array.isArray(body.message)
+    ? body.message.join('; ')
+    : String(body.message ?? exception.message);
   const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[statusCode] ?? 'Error');
-  return errorResult(`${error} (${statusCode}): ${message}`, { ...body, statusCode, error, message: body.message ?? message });
+  return errorResult(`${error} (${statusCode}): ${message}`, {
+    ...body,
+    statusCode,
+    error,
+    message: body.message ?? message,
+  });
 }
 
 /**
@@ -37,9 +45,15 @@ function httpExceptionResult(exception: HttpException): CallToolResult {
  * | HttpException (any status)  | "<Error> (<status>): <message>"; the Nest body as structured |
  * | anything else               | a generic message with a log reference; detail only in log |
  */
-export function toolErrorToResult(error: unknown, reportUnexpected: UnexpectedErrorReporter): CallToolResult {
+export function toolErrorToResult(
+  error: unknown,
+  reportUnexpected: UnexpectedErrorReporter,
+): CallToolResult {
   if (error instanceof InvalidToolArgumentsError) {
-    return errorResult(formatIssues(error.issues), { error: 'invalid_arguments', issues: error.issues });
+    return errorResult(formatIssues(error.issues), {
+      error: 'invalid_arguments',
+      issues: error.issues,
+    });
   }
   if (error instanceof McpToolError) return errorResult(error.message, error.data);
   if (error instanceof HttpException) return httpExceptionResult(error);

@@ -52,7 +52,9 @@ export class ToolInvokerFactory {
     };
   }
 
-  private handlerResolver(tool: DiscoveredTool): (call: ToolCall) => PipelineHandler | Promise<PipelineHandler> {
+  private handlerResolver(
+    tool: DiscoveredTool,
+  ): (call: ToolCall) => PipelineHandler | Promise<PipelineHandler> {
     if (tool.wrapper.isDependencyTreeStatic()) {
       const handler = this.createHandler(tool, tool.wrapper.instance as object);
       return () => handler;
@@ -65,21 +67,34 @@ export class ToolInvokerFactory {
    * context id, so it sees the same request-scoped providers as the route's middleware
    * and guards; `REQUEST` resolves to the HTTP request (or the call where there is none).
    */
-  private async createScopedHandler(tool: DiscoveredTool, call: ToolCall): Promise<PipelineHandler> {
+  private async createScopedHandler(
+    tool: DiscoveredTool,
+    call: ToolCall,
+  ): Promise<PipelineHandler> {
     const request = (call.httpRequest ?? call) as Record<PropertyKey, unknown>;
-    const contextId = (request[REQUEST_CONTEXT_ID] as ContextId | undefined) ?? this.attachContextId(request);
+    const contextId =
+      (request[REQUEST_CONTEXT_ID] as ContextId | undefined) ?? this.attachContextId(request);
     const instance = await this.moduleRef.resolve(tool.wrapper.token, contextId, { strict: false });
     return this.createHandler(tool, instance as object, contextId);
   }
 
   private attachContextId(request: Record<PropertyKey, unknown>): ContextId {
     const contextId = ContextIdFactory.getByRequest(request);
-    Object.defineProperty(request, REQUEST_CONTEXT_ID, { value: contextId, enumerable: false, configurable: false, writable: false });
+    Object.defineProperty(request, REQUEST_CONTEXT_ID, {
+      value: contextId,
+      enumerable: false,
+      configurable: false,
+      writable: false,
+    });
     this.moduleRef.registerRequestByContextId(request, contextId);
     return contextId;
   }
 
-  private createHandler(tool: DiscoveredTool, instance: object, contextId?: ContextId): PipelineHandler {
+  private createHandler(
+    tool: DiscoveredTool,
+    instance: object,
+    contextId?: ContextId,
+  ): PipelineHandler {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[tool.methodName];
     return this.externalContextCreator.create(
       instance,
@@ -94,7 +109,10 @@ export class ToolInvokerFactory {
     );
   }
 
-  private async validate(tool: DiscoveredTool, args: Readonly<Record<string, unknown>>): Promise<ArgumentsValidation<object | undefined>> {
+  private async validate(
+    tool: DiscoveredTool,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<ArgumentsValidation<object | undefined>> {
     if (tool.dto) return this.validator.validate(tool.dto, args);
     const unexpected = Object.keys(args);
     if (unexpected.length === 0) return { ok: true, value: undefined };
@@ -111,7 +129,9 @@ export class ToolInvokerFactory {
   private reportUnexpected(tool: DiscoveredTool, error: unknown): string {
     const reference = randomUUID().slice(0, 8);
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    this.logger.error(`Tool "${tool.definition.name}" (${tool.where}) failed [ref ${reference}]: ${detail}`);
+    this.logger.error(
+      `Tool "${tool.definition.name}" (${tool.where}) failed [ref ${reference}]: ${detail}`,
+    );
     return reference;
   }
 }

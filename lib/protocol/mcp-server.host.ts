@@ -32,7 +32,10 @@ export class McpServerHost implements OnModuleInit {
   onModuleInit(): void {
     const tools = this.explorer.exploreTools();
     this.toolRegistry = new McpToolRegistry(
-      tools.map((tool) => ({ definition: tool.definition, invoke: this.invokerFactory.create(tool) })),
+      tools.map((tool) => ({
+        definition: tool.definition,
+        invoke: this.invokerFactory.create(tool),
+      })),
     );
     this.serverFactory = new ProtocolServerFactory(this.options, this.toolRegistry);
     this.logger.log(`MCP server "${this.options.name}" publishes ${tools.length} tool(s)`);
@@ -48,7 +51,9 @@ export class McpServerHost implements OnModuleInit {
 
   private ready<T>(value: T | undefined): T {
     if (value === undefined) {
-      throw new Error('The MCP server is not initialised yet: call app.init() (or app.listen()) first.');
+      throw new Error(
+        'The MCP server is not initialised yet: call app.init() (or app.listen()) first.',
+      );
     }
     return value;
   }

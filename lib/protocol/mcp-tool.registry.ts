@@ -18,7 +18,9 @@ export class McpToolRegistry {
   constructor(tools: readonly RegisteredTool[]) {
     this.byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
     // Deterministic order (the 2026-07-28 revision asks for it): by name.
-    this.listed = Object.freeze(tools.map((tool) => tool.definition).sort((a, b) => a.name.localeCompare(b.name)));
+    this.listed = Object.freeze(
+      tools.map((tool) => tool.definition).toSorted((a, b) => a.name.localeCompare(b.name)),
+    );
   }
 
   get(name: string): RegisteredTool | undefined {

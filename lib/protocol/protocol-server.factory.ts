@@ -34,15 +34,26 @@ export class ProtocolServerFactory {
       },
     );
     server.setRequestHandler('tools/list', () => this.registry.listResult());
-    server.setRequestHandler('tools/call', (request, ctx) => this.callTool(server, era, transport, request, ctx));
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      this.callTool(server, era, transport, request, ctx),
+    );
     return server;
   }
 
-  private async callTool(server: Server, era: ProtocolEra, transport: TransportContext, request: CallToolRequest, ctx: ServerContext) {
+  private async callTool(
+    server: Server,
+    era: ProtocolEra,
+    transport: TransportContext,
+    request: CallToolRequest,
+    ctx: ServerContext,
+  ) {
     const { name, arguments: args = {} } = request.params;
     const tool = this.registry.get(name);
     if (!tool) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool "${name}". Call tools/list to see the tools this server offers.`,
+      );
     }
     const result = await tool.invoke(new ToolCall(name, args, ctx, era, transport));
     return server.projectCallToolResult(result, tool.definition.outputSchema);

@@ -62,11 +62,14 @@ export function getDtoProperties(dto: Function): DtoProperty[] {
   // `always: true` includes rules of every group, like `validate()` without `groups`.
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
   const lineage: unknown[] = [];
-  for (let current: unknown = dto; typeof current === 'function'; ) {
+  for (let current: unknown = dto; typeof current === 'function';) {
     lineage.push(current);
     current = Object.getPrototypeOf(current);
   }
-  const found = new Map<string, { depth: number; first: number; metadatas: ValidationMetadata[] }>();
+  const found = new Map<
+    string,
+    { depth: number; first: number; metadatas: ValidationMetadata[] }
+  >();
   metadatas.forEach((metadata, index) => {
     const depth = Math.max(0, lineage.indexOf(metadata.target));
     const entry = found.get(metadata.propertyName);
@@ -202,7 +205,12 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 
 // Property names come from user classes; `__proto__` must stay a key, not a prototype.
 const setOwn = (target: Record<string, unknown>, key: string, value: unknown): void => {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 };
 
 const asTypeSet = (type: unknown): Set<JsonSchemaTypeName> =>
@@ -309,7 +317,10 @@ class SchemaBuild {
         const conversion = converter.convert(metadata.constraints ?? []);
         conversion.gaps?.forEach(report);
         if (metadata.validateIf) {
-          report({ gap: 'validate-if', detail: `@${converter.decorator}() has a validateIf option` });
+          report({
+            gap: 'validate-if',
+            detail: `@${converter.decorator}() has a validateIf option`,
+          });
         }
         const part = { schema: conversion.schema, decorator: converter.decorator };
         (metadata.each ? itemParts : valueParts).push(part);

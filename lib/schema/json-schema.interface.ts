@@ -1,12 +1,6 @@
 /** The primitive type names of JSON Schema 2020-12 (`integer` is a `number` with no fraction). */
 export type JsonSchemaTypeName =
-  | 'string'
-  | 'number'
-  | 'integer'
-  | 'boolean'
-  | 'object'
-  | 'array'
-  | 'null';
+  'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /**
  * A JSON Schema 2020-12 document or subschema. The keywords this library emits are typed;

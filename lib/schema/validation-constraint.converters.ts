@@ -4,7 +4,8 @@ import type { JsonSchema, JsonSchemaTypeName } from './json-schema.interface.js'
  * Places where the generated schema and class-validator cannot agree exactly. Call-time
  * validation is always class-validator, so a gap only changes what a client learns from
  * the schema. `schema` says which side is wider: `looser` means the schema lets through
- * values class-validator rejects at call time; `stricter` means the opposite.
+ * values class-validator rejects at call time, `stricter` the opposite, `both` that each
+ * accepts some values the other rejects.
  *
  * Gaps marked `notice: true` are reported per property through
  * `DtoSchemaFactoryOptions.onGap` when a DTO hits them; the others are inherent to a
@@ -107,7 +108,7 @@ export const KNOWN_SCHEMA_GAPS = [
   {
     id: 'email-format',
     validators: ['isEmail'],
-    schema: 'looser',
+    schema: 'both',
     notice: false,
     reason:
       'The `email` format and validator.js isEmail differ on edge cases: non-ASCII local ' +
@@ -116,7 +117,7 @@ export const KNOWN_SCHEMA_GAPS = [
   {
     id: 'url-format',
     validators: ['isUrl'],
-    schema: 'looser',
+    schema: 'both',
     notice: false,
     reason:
       'validator.js isURL by default needs no scheme ("example.com" passes), allows only ' +
@@ -157,7 +158,7 @@ export interface KnownSchemaGap {
   readonly id: string;
   /** class-validator validator names (or metadata types) the gap comes from. */
   readonly validators: readonly string[];
-  readonly schema: 'looser' | 'stricter';
+  readonly schema: 'looser' | 'stricter' | 'both';
   readonly notice: boolean;
   readonly reason: string;
 }
@@ -260,7 +261,8 @@ const matchesPattern = (constraints: readonly unknown[]): ConstraintConversion =
   const [pattern, modifiers] = constraints;
   // validator.js ignores the modifiers argument when it is given a RegExp.
   const source = pattern instanceof RegExp ? pattern.source : String(pattern);
-  const flags = pattern instanceof RegExp ? pattern.flags : typeof modifiers === 'string' ? modifiers : '';
+  const flags =
+    pattern instanceof RegExp ? pattern.flags : typeof modifiers === 'string' ? modifiers : '';
   const shown = `/${source}/${flags}`;
   const unsupported = [...flags].filter((flag) => !FLAGS_PATTERN_CAN_CARRY.has(flag));
   if (unsupported.length > 0) {
@@ -342,7 +344,10 @@ export const VALIDATION_CONSTRAINT_CONVERTERS: Readonly<
   minLength: { decorator: 'MinLength', convert: bound('minLength', 'string') },
   maxLength: { decorator: 'MaxLength', convert: bound('maxLength', 'string') },
   matches: { decorator: 'Matches', convert: matchesPattern },
-  isEmail: { decorator: 'IsEmail', convert: () => ({ schema: { type: 'string', format: 'email' } }) },
+  isEmail: {
+    decorator: 'IsEmail',
+    convert: () => ({ schema: { type: 'string', format: 'email' } }),
+  },
   isUrl: { decorator: 'IsUrl', convert: () => ({ schema: { type: 'string', format: 'uri' } }) },
   isUuid: { decorator: 'IsUUID', convert: uuidPattern },
   isDateString: { decorator: 'IsDateString', convert: dateStringPattern },

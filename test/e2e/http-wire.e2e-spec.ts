@@ -7,7 +7,13 @@ const MODERN = '2026-07-28';
 const ACCEPT = 'application/json, text/event-stream';
 
 /** A 2026-07-28 request: the envelope in `_meta` and the standard headers. */
-function modernPost(app: INestApplication, path: string, method: string, params: Record<string, unknown> = {}, name?: string) {
+function modernPost(
+  app: INestApplication,
+  path: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  name?: string,
+) {
   const req = request(app.getHttpServer())
     .post(path)
     .set('Authorization', 'Bearer reader')
@@ -32,7 +38,12 @@ function modernPost(app: INestApplication, path: string, method: string, params:
 }
 
 /** A 2025-era request on the stateless legacy leg. */
-function legacyPost(app: INestApplication, path: string, body: Record<string, unknown>, version = '2025-11-25') {
+function legacyPost(
+  app: INestApplication,
+  path: string,
+  body: Record<string, unknown>,
+  version = '2025-11-25',
+) {
   return request(app.getHttpServer())
     .post(path)
     .set('Authorization', 'Bearer reader')
@@ -45,7 +56,10 @@ function legacyPost(app: INestApplication, path: string, body: Record<string, un
 /** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
 function messageOf(res: request.Response): Record<string, any> {
   if (res.headers['content-type']?.startsWith('text/event-stream')) {
-    const data = res.text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
+    const data = res.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => line.slice(6));
     return JSON.parse(data.at(-1)!);
   }
   return res.body;
@@ -76,11 +90,20 @@ describe('Streamable HTTP endpoint, raw JSON-RPC', () => {
       expect(result.supportedVersions).toContain(MODERN);
       expect(result.capabilities.tools).toBeDefined();
       expect(result.instructions).toBe('Fixture tools for the end-to-end tests.');
-      expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'fixture', version: '1.2.3' });
+      expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+        name: 'fixture',
+        version: '1.2.3',
+      });
     });
 
     it('calls a tool and returns structured content for an array result', async () => {
-      const res = await modernPost(app, '/api/mcp', 'tools/call', { name: 'list_items', arguments: {} }, 'list_items');
+      const res = await modernPost(
+        app,
+        '/api/mcp',
+        'tools/call',
+        { name: 'list_items', arguments: {} },
+        'list_items',
+      );
       expect(res.status).toBe(200);
       const { result } = messageOf(res);
       expect(result.resultType).toBe('complete');
@@ -89,35 +112,68 @@ describe('Streamable HTTP endpoint, raw JSON-RPC', () => {
     });
 
     it('answers an unknown tool with -32602 naming the tool', async () => {
-      const res = await modernPost(app, '/api/mcp', 'tools/call', { name: 'nope', arguments: {} }, 'nope');
-      expect(messageOf(res).error).toMatchObject({ code: -32602, message: expect.stringContaining('"nope"') });
+      const res = await modernPost(
+        app,
+        '/api/mcp',
+        'tools/call',
+        { name: 'nope', arguments: {} },
+        'nope',
+      );
+      expect(messageOf(res).error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('"nope"'),
+      });
     });
 
     it('refuses a request whose Mcp-Name header does not match the body', async () => {
-      const res = await modernPost(app, '/api/mcp', 'tools/call', { name: 'list_items', arguments: {} }, 'echo');
+      const res = await modernPost(
+        app,
+        '/api/mcp',
+        'tools/call',
+        { name: 'list_items', arguments: {} },
+        'echo',
+      );
       expect(res.status).toBe(400);
       expect(messageOf(res).error.code).toBe(-32020);
     });
   });
 
   describe('2025 era (stateless legacy leg)', () => {
-    it.each(['2025-11-25', '2025-06-18', '2025-03-26'])('initializes a %s client', async (version) => {
-      const res = await legacyPost(app, '/api/mcp', {
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
-      }, version);
-      expect(res.status).toBe(200);
-      const { result } = messageOf(res);
-      expect(result.protocolVersion).toBe(version);
-      expect(result.serverInfo).toMatchObject({ name: 'fixture', version: '1.2.3' });
-      expect(result.instructions).toBe('Fixture tools for the end-to-end tests.');
-      expect(res.headers['mcp-session-id']).toBeUndefined();
-    });
+    it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+      'initializes a %s client',
+      async (version) => {
+        const res = await legacyPost(
+          app,
+          '/api/mcp',
+          {
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: version,
+              capabilities: {},
+              clientInfo: { name: 'curl', version: '1' },
+            },
+          },
+          version,
+        );
+        expect(res.status).toBe(200);
+        const { result } = messageOf(res);
+        expect(result.protocolVersion).toBe(version);
+        expect(result.serverInfo).toMatchObject({ name: 'fixture', version: '1.2.3' });
+        expect(result.instructions).toBe('Fixture tools for the end-to-end tests.');
+        expect(res.headers['mcp-session-id']).toBeUndefined();
+      },
+    );
 
     it('wraps a non-object result for 2025 clients', async () => {
-      const res = await legacyPost(app, '/api/mcp', { id: 2, method: 'tools/call', params: { name: 'list_items', arguments: {} } });
-      expect(messageOf(res).result.structuredContent).toEqual({ result: [{ id: expect.any(String), name: 'Widget' }] });
+      const res = await legacyPost(app, '/api/mcp', {
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'list_items', arguments: {} },
+      });
+      expect(messageOf(res).result.structuredContent).toEqual({
+        result: [{ id: expect.any(String), name: 'Widget' }],
+      });
     });
 
     it('acknowledges a notification with 202 and no body', async () => {
@@ -128,18 +184,29 @@ describe('Streamable HTTP endpoint, raw JSON-RPC', () => {
   });
 
   it.each(['get', 'delete'] as const)('answers %s with 405', async (verb) => {
-    const res = await request(app.getHttpServer())[verb]('/api/mcp').set('Authorization', 'Bearer reader').set('Accept', 'text/event-stream');
+    const res = await request(app.getHttpServer())
+      [verb]('/api/mcp')
+      .set('Authorization', 'Bearer reader')
+      .set('Accept', 'text/event-stream');
     expect(res.status).toBe(405);
   });
 
   it('answers a caller without a token with 401 before any MCP processing', async () => {
-    const res = await request(app.getHttpServer()).post('/api/mcp').set('Accept', ACCEPT).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const res = await request(app.getHttpServer())
+      .post('/api/mcp')
+      .set('Accept', ACCEPT)
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ statusCode: 401, message: 'A bearer token is required' });
   });
 
   it('answers a non-JSON body with 415 and keeps serving', async () => {
-    const res = await request(app.getHttpServer()).post('/api/mcp').set('Authorization', 'Bearer reader').set('Accept', ACCEPT).set('Content-Type', 'text/plain').send('hello');
+    const res = await request(app.getHttpServer())
+      .post('/api/mcp')
+      .set('Authorization', 'Bearer reader')
+      .set('Accept', ACCEPT)
+      .set('Content-Type', 'text/plain')
+      .send('hello');
     expect(res.status).toBe(415);
     expect((await modernPost(app, '/api/mcp', 'tools/list')).status).toBe(200);
   });
@@ -147,14 +214,24 @@ describe('Streamable HTTP endpoint, raw JSON-RPC', () => {
   // The platform's JSON parser runs before any route, so malformed JSON gets the app's own
   // 400 answer (a JSON-RPC parse error here is part of the hardening issue).
   it('answers malformed JSON with 400 naming the problem and keeps serving', async () => {
-    const res = await request(app.getHttpServer()).post('/api/mcp').set('Authorization', 'Bearer reader').set('Accept', ACCEPT).set('Content-Type', 'application/json').send('{"jsonrpc": "2.0", ');
+    const res = await request(app.getHttpServer())
+      .post('/api/mcp')
+      .set('Authorization', 'Bearer reader')
+      .set('Accept', ACCEPT)
+      .set('Content-Type', 'application/json')
+      .send('{"jsonrpc": "2.0", ');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ statusCode: 400, message: expect.stringMatching(/JSON/) });
     expect((await modernPost(app, '/api/mcp', 'tools/list')).status).toBe(200);
   });
 
   it('answers a JSON body that is not JSON-RPC with an invalid-request error', async () => {
-    const res = await request(app.getHttpServer()).post('/api/mcp').set('Authorization', 'Bearer reader').set('Accept', ACCEPT).set('Content-Type', 'application/json').send({ hello: 'world' });
+    const res = await request(app.getHttpServer())
+      .post('/api/mcp')
+      .set('Authorization', 'Bearer reader')
+      .set('Accept', ACCEPT)
+      .set('Content-Type', 'application/json')
+      .send({ hello: 'world' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBeLessThan(0);
   });

@@ -29,7 +29,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
-const seen: { guard: string[]; interceptor: Array<{ tool: string; args: unknown; http: boolean }> } = { guard: [], interceptor: [] };
+const seen: {
+  guard: string[];
+  interceptor: Array<{ tool: string; args: unknown; http: boolean }>;
+} = { guard: [], interceptor: [] };
 
 class NoteDto {
   @IsString()
@@ -43,8 +46,10 @@ class DomainError extends Error {}
 class GlobalRecordingGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     seen.guard.push(context.getType<McpContextType>());
-    const request = context.switchToHttp().getRequest<{ user?: unknown; headers: Record<string, string> }>();
-    request.user = { name: request.headers['x-user'] ?? 'anonymous' };
+    const httpRequest = context
+      .switchToHttp()
+      .getRequest<{ user?: unknown; headers: Record<string, string> }>();
+    httpRequest.user = { name: httpRequest.headers['x-user'] ?? 'anonymous' };
     return true;
   }
 }
@@ -53,7 +58,12 @@ class GlobalRecordingGuard implements CanActivate {
 class GlobalRecordingInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const mcp = McpExecutionContext.create(context);
-    if (mcp.isMcp()) seen.interceptor.push({ tool: mcp.getToolName(), args: mcp.getArguments(), http: mcp.getRequest() !== undefined });
+    if (mcp.isMcp())
+      seen.interceptor.push({
+        tool: mcp.getToolName(),
+        args: mcp.getArguments(),
+        http: mcp.getRequest() !== undefined,
+      });
     return next.handle();
   }
 }
@@ -61,7 +71,9 @@ class GlobalRecordingInterceptor implements NestInterceptor {
 @Injectable()
 class ShoutInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(map((value) => (typeof value === 'string' ? value.toUpperCase() : value)));
+    return next
+      .handle()
+      .pipe(map((value) => (typeof value === 'string' ? value.toUpperCase() : value)));
   }
 }
 
@@ -76,11 +88,16 @@ class TrimPipe implements PipeTransform {
 @Catch(DomainError)
 class DomainErrorFilter implements ExceptionFilter {
   catch(error: DomainError) {
-    return { content: [{ type: 'text', text: `handled by filter: ${error.message}` }], isError: true };
+    return {
+      content: [{ type: 'text', text: `handled by filter: ${error.message}` }],
+      isError: true,
+    };
   }
 }
 
-const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest().user);
+const CurrentUser = createParamDecorator(
+  (_data: unknown, context: ExecutionContext) => context.switchToHttp().getRequest().user,
+);
 
 @Injectable()
 @UseInterceptors(ShoutInterceptor)
@@ -97,7 +114,10 @@ class NotesService {
     throw new DomainError('stock is negative');
   }
 
-  @ApiOperation({ summary: 'Count notes', description: 'Counts the notes (described by @ApiOperation).' })
+  @ApiOperation({
+    summary: 'Count notes',
+    description: 'Counts the notes (described by @ApiOperation).',
+  })
   @McpTool()
   countNotes() {
     return 3;
@@ -162,12 +182,18 @@ describe.each(CLIENTS)('the Nest pipeline on tool calls, $era', ({ connect }) =>
 
   it("uses an exception filter's result as the tool result", async () => {
     const result = await client.callTool('fail_domain', {});
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'handled by filter: stock is negative' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'handled by filter: stock is negative' }],
+    });
   });
 
   it('takes title and description from @ApiOperation when @McpTool has none', async () => {
     const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === 'count_notes')).toMatchObject({ title: 'Count notes', description: 'Counts the notes (described by @ApiOperation).' });
+    expect(tools.find((tool) => tool.name === 'count_notes')).toMatchObject({
+      title: 'Count notes',
+      description: 'Counts the notes (described by @ApiOperation).',
+    });
   });
 
   it('publishes a controller method as a tool while it stays a REST route', async () => {

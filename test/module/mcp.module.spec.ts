@@ -36,8 +36,14 @@ class McpOptionsFactory {
 
 let app: INestApplication | undefined;
 
-async function boot(mcpModule: ReturnType<typeof McpModule.forRoot>, providers: unknown[] = [PingService]) {
-  const moduleRef = await Test.createTestingModule({ imports: [mcpModule], providers: providers as never[] }).compile();
+async function boot(
+  mcpModule: ReturnType<typeof McpModule.forRoot>,
+  providers: unknown[] = [PingService],
+) {
+  const moduleRef = await Test.createTestingModule({
+    imports: [mcpModule],
+    providers: providers as never[],
+  }).compile();
   app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   return app;
@@ -56,7 +62,10 @@ afterEach(async () => {
 describe('McpModule', () => {
   it('forRoot serves the tools at /mcp by default', async () => {
     await boot(McpModule.forRoot({ name: 'pinger', version: '1.0.0' }));
-    const { message } = await postModern(app!, '/mcp', 'tools/call', { name: 'ping', arguments: { text: 'x' } });
+    const { message } = await postModern(app!, '/mcp', 'tools/call', {
+      name: 'ping',
+      arguments: { text: 'x' },
+    });
     expect(message.result.content).toEqual([{ type: 'text', text: 'pong x' }]);
   });
 
@@ -70,29 +79,51 @@ describe('McpModule', () => {
       McpModule.forRootAsync({
         imports: [ConfigLikeModule],
         inject: [ConfigLike],
-        useFactory: (config: ConfigLike) => ({ name: config.name, version: '2.0.0', http: { path: 'agents/mcp' } }),
+        useFactory: (config: ConfigLike) => ({
+          name: config.name,
+          version: '2.0.0',
+          http: { path: 'agents/mcp' },
+        }),
       }),
     );
     const { message } = await discover('/agents/mcp');
-    expect(message.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'from-config', version: '2.0.0' });
+    expect(message.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'from-config',
+      version: '2.0.0',
+    });
     expect((await discover('/mcp')).status).toBe(404);
   });
 
   it('forRootAsync with useClass calls createMcpOptions', async () => {
-    await boot(McpModule.forRootAsync({ imports: [ConfigLikeModule], useClass: McpOptionsFactory }));
+    await boot(
+      McpModule.forRootAsync({ imports: [ConfigLikeModule], useClass: McpOptionsFactory }),
+    );
     const { message } = await discover('/tools');
-    expect(message.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'from-config', version: '3.0.0' });
+    expect(message.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'from-config',
+      version: '3.0.0',
+    });
   });
 
   it('forRootAsync with useExisting reuses a provider of an imported module', async () => {
-    @Module({ imports: [ConfigLikeModule], providers: [McpOptionsFactory], exports: [McpOptionsFactory] })
+    @Module({
+      imports: [ConfigLikeModule],
+      providers: [McpOptionsFactory],
+      exports: [McpOptionsFactory],
+    })
     class OptionsModule {}
-    await boot(McpModule.forRootAsync({ imports: [OptionsModule], useExisting: McpOptionsFactory }));
+    await boot(
+      McpModule.forRootAsync({ imports: [OptionsModule], useExisting: McpOptionsFactory }),
+    );
     expect((await discover('/tools')).status).toBe(200);
   });
 
   it('forRootAsync with http: false makes the route answer 404', async () => {
-    await boot(McpModule.forRootAsync({ useFactory: () => ({ name: 'a', version: '1', http: false as const }) }));
+    await boot(
+      McpModule.forRootAsync({
+        useFactory: () => ({ name: 'a', version: '1', http: false as const }),
+      }),
+    );
     expect((await discover('/mcp')).status).toBe(404);
   });
 
@@ -100,7 +131,10 @@ describe('McpModule', () => {
     [{ version: '1.0.0' }, '"name" must be a non-empty string'],
     [{ name: 'x', version: 1 }, '"version" must be a non-empty string'],
     [{ name: 'x', version: '1', http: { path: 3 } }, '"http.path" must be a string'],
-    [{ name: 'x', version: '1', http: { guards: ['nope'] } }, '"http.guards" must be an array of guard classes or guard instances'],
+    [
+      { name: 'x', version: '1', http: { guards: ['nope'] } },
+      '"http.guards" must be an array of guard classes or guard instances',
+    ],
   ])('fails bootstrap on invalid options %j with a correct example', async (options, problem) => {
     const error = await boot(McpModule.forRoot(options as McpModuleOptions)).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
@@ -109,7 +143,9 @@ describe('McpModule', () => {
   });
 
   it('fails bootstrap on options from an async factory too', async () => {
-    const error = await boot(McpModule.forRootAsync({ useFactory: () => ({ name: '', version: '1' }) })).catch((e: Error) => e);
+    const error = await boot(
+      McpModule.forRootAsync({ useFactory: () => ({ name: '', version: '1' }) }),
+    ).catch((e: Error) => e);
     expect((error as Error).message).toContain('Invalid McpModule options');
   });
 
@@ -119,8 +155,12 @@ describe('McpModule', () => {
       @McpTool({ name: 'has space', description: 'x' })
       run() {}
     }
-    const error = await boot(McpModule.forRoot({ name: 'x', version: '1' }), [BadName]).catch((e: Error) => e);
-    expect((error as Error).message).toContain('The tool name "has space" of BadName.run is not allowed');
+    const error = await boot(McpModule.forRoot({ name: 'x', version: '1' }), [BadName]).catch(
+      (e: Error) => e,
+    );
+    expect((error as Error).message).toContain(
+      'The tool name "has space" of BadName.run is not allowed',
+    );
   });
 
   it('fails bootstrap on a duplicate tool name, naming both methods', async () => {
@@ -134,8 +174,12 @@ describe('McpModule', () => {
       @McpTool({ name: 'do_it', description: 'x' })
       other() {}
     }
-    const error = await boot(McpModule.forRoot({ name: 'x', version: '1' }), [First, Second]).catch((e: Error) => e);
-    expect((error as Error).message).toContain('The tool name "do_it" is used by First.doIt and Second.other');
+    const error = await boot(McpModule.forRoot({ name: 'x', version: '1' }), [First, Second]).catch(
+      (e: Error) => e,
+    );
+    expect((error as Error).message).toContain(
+      'The tool name "do_it" is used by First.doIt and Second.other',
+    );
   });
 
   it('fails bootstrap on a parameter without a DTO class, saying what to do', async () => {
@@ -144,8 +188,12 @@ describe('McpModule', () => {
       @McpTool({ description: 'x' })
       run(_input: { a: string }) {}
     }
-    const error = await boot(McpModule.forRoot({ name: 'x', version: '1' }), [Untyped]).catch((e: Error) => e);
-    expect((error as Error).message).toContain('Parameter 0 of Untyped.run has no DTO class (its type is Object)');
+    const error = await boot(McpModule.forRoot({ name: 'x', version: '1' }), [Untyped]).catch(
+      (e: Error) => e,
+    );
+    expect((error as Error).message).toContain(
+      'Parameter 0 of Untyped.run has no DTO class (its type is Object)',
+    );
   });
 
   it('warns at bootstrap about a tool without a description, naming the method', async () => {
@@ -156,6 +204,10 @@ describe('McpModule', () => {
       listThings() {}
     }
     await boot(McpModule.forRoot({ name: 'x', version: '1' }), [Undocumented]);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('The tool "list_things" (Undocumented.listThings) has no description'));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining(
+        'The tool "list_things" (Undocumented.listThings) has no description',
+      ),
+    );
   });
 });

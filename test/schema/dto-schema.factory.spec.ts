@@ -33,10 +33,7 @@ import {
 } from 'class-validator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DtoSchemaError } from '../../lib/errors/dto-schema.error.js';
-import {
-  DtoSchemaFactory,
-  type SchemaGapNotice,
-} from '../../lib/schema/dto-schema.factory.js';
+import { DtoSchemaFactory, type SchemaGapNotice } from '../../lib/schema/dto-schema.factory.js';
 import type { JsonSchema } from '../../lib/schema/json-schema.interface.js';
 import { KNOWN_SCHEMA_GAPS } from '../../lib/schema/validation-constraint.converters.js';
 
@@ -474,7 +471,9 @@ describe('DtoSchemaFactory', () => {
         @ValidateIf((dto: Dto) => dto.gift) @IsString() value?: string;
       }
       expect(property(Dto)).toStrictEqual({ schema: { type: 'string' }, required: false });
-      expect(notices).toEqual([expect.objectContaining({ gap: 'validate-if', propertyName: 'value' })]);
+      expect(notices).toEqual([
+        expect.objectContaining({ gap: 'validate-if', propertyName: 'value' }),
+      ]);
     });
   });
 
@@ -489,7 +488,8 @@ describe('DtoSchemaFactory', () => {
           gap: 'matches-flags',
           dtoName: 'SkuDto',
           propertyName: 'value',
-          detail: '@Matches(/^sku-\\d+$/i) uses the i flag(s); its pattern is enforced at call time only',
+          detail:
+            '@Matches(/^sku-\\d+$/i) uses the i flag(s); its pattern is enforced at call time only',
         },
       ]);
       expect(KNOWN_SCHEMA_GAPS.map((gap) => gap.id)).toContain('matches-flags');
@@ -524,7 +524,9 @@ describe('DtoSchemaFactory', () => {
             name: 'isEven',
             target: target.constructor,
             propertyName,
-            validator: { validate: (value: unknown) => typeof value === 'number' && value % 2 === 0 },
+            validator: {
+              validate: (value: unknown) => typeof value === 'number' && value % 2 === 0,
+            },
           });
       }
       class Dto {
@@ -572,7 +574,10 @@ describe('DtoSchemaFactory', () => {
         $defs: {
           AddressDto: {
             type: 'object',
-            properties: { street: { type: 'string' }, zip: { type: 'string', pattern: '^\\d{5}$' } },
+            properties: {
+              street: { type: 'string' },
+              zip: { type: 'string', pattern: '^\\d{5}$' },
+            },
             required: ['street', 'zip'],
             additionalProperties: false,
           },
@@ -634,7 +639,10 @@ describe('DtoSchemaFactory', () => {
         $defs: { CategoryDto: category },
       });
       // The tool's DTO itself may be the recursive class: it is inlined and also defined.
-      expect(schemaOf(CategoryDto)).toStrictEqual({ ...category, $defs: { CategoryDto: category } });
+      expect(schemaOf(CategoryDto)).toStrictEqual({
+        ...category,
+        $defs: { CategoryDto: category },
+      });
     });
 
     it('gives two different classes with the same name distinct, stable keys', () => {

@@ -141,29 +141,77 @@ const rows: Record<string, Row> = {
     args: { price: 1, quantity: 1 },
     expected: 'reject',
   },
-  'product: unknown property': { dto: ProductDto, args: { ...product, colour: 'red' }, expected: 'reject' },
-  'product: string for a number': { dto: ProductDto, args: { ...product, price: '12' }, expected: 'reject' },
-  'product: decimal for an integer': { dto: ProductDto, args: { ...product, quantity: 1.5 }, expected: 'reject' },
-  'product: below the minimum': { dto: ProductDto, args: { ...product, price: -0.01 }, expected: 'reject' },
-  'product: above the maximum': { dto: ProductDto, args: { ...product, quantity: 1001 }, expected: 'reject' },
-  'product: on the maximum': { dto: ProductDto, args: { ...product, quantity: 1000 }, expected: 'accept' },
+  'product: unknown property': {
+    dto: ProductDto,
+    args: { ...product, colour: 'red' },
+    expected: 'reject',
+  },
+  'product: string for a number': {
+    dto: ProductDto,
+    args: { ...product, price: '12' },
+    expected: 'reject',
+  },
+  'product: decimal for an integer': {
+    dto: ProductDto,
+    args: { ...product, quantity: 1.5 },
+    expected: 'reject',
+  },
+  'product: below the minimum': {
+    dto: ProductDto,
+    args: { ...product, price: -0.01 },
+    expected: 'reject',
+  },
+  'product: above the maximum': {
+    dto: ProductDto,
+    args: { ...product, quantity: 1001 },
+    expected: 'reject',
+  },
+  'product: on the maximum': {
+    dto: ProductDto,
+    args: { ...product, quantity: 1000 },
+    expected: 'accept',
+  },
   'product: too short': { dto: ProductDto, args: { ...product, name: '' }, expected: 'reject' },
-  'product: too long': { dto: ProductDto, args: { ...product, name: 'x'.repeat(21) }, expected: 'reject' },
+  'product: too long': {
+    dto: ProductDto,
+    args: { ...product, name: 'x'.repeat(21) },
+    expected: 'reject',
+  },
   'product: astral characters count once': {
     dto: ProductDto,
     args: { ...product, name: '🦊'.repeat(20) },
     expected: 'accept',
   },
-  'product: wrong pattern': { dto: ProductDto, args: { ...product, sku: 'lmp-1' }, expected: 'reject' },
+  'product: wrong pattern': {
+    dto: ProductDto,
+    args: { ...product, sku: 'lmp-1' },
+    expected: 'reject',
+  },
   'product: pattern searched, not anchored by the schema': {
     dto: ProductDto,
     args: { ...product, sku: 'LMP-12345' },
     expected: 'reject',
   },
-  'product: not in the string enum': { dto: ProductDto, args: { ...product, color: 'green' }, expected: 'reject' },
-  'product: not in the numeric enum': { dto: ProductDto, args: { ...product, level: 3 }, expected: 'reject' },
-  'product: not in the IsIn list': { dto: ProductDto, args: { ...product, sort: 'up' }, expected: 'reject' },
-  'product: boolean as a string': { dto: ProductDto, args: { ...product, active: 'true' }, expected: 'reject' },
+  'product: not in the string enum': {
+    dto: ProductDto,
+    args: { ...product, color: 'green' },
+    expected: 'reject',
+  },
+  'product: not in the numeric enum': {
+    dto: ProductDto,
+    args: { ...product, level: 3 },
+    expected: 'reject',
+  },
+  'product: not in the IsIn list': {
+    dto: ProductDto,
+    args: { ...product, sort: 'up' },
+    expected: 'reject',
+  },
+  'product: boolean as a string': {
+    dto: ProductDto,
+    args: { ...product, active: 'true' },
+    expected: 'reject',
+  },
   'product: array item of the wrong type': {
     dto: ProductDto,
     args: { ...product, tags: ['ok', 1] },
@@ -174,7 +222,11 @@ const rows: Record<string, Row> = {
     args: { ...product, tags: ['toolong'] },
     expected: 'reject',
   },
-  'product: not an array': { dto: ProductDto, args: { ...product, tags: 'home' }, expected: 'reject' },
+  'product: not an array': {
+    dto: ProductDto,
+    args: { ...product, tags: 'home' },
+    expected: 'reject',
+  },
   'arguments: an array': { dto: ProductDto, args: [product], expected: 'reject' },
   'arguments: a string': { dto: ProductDto, args: 'name=Lamp', expected: 'reject' },
   'arguments: null': { dto: ProductDto, args: null, expected: 'reject' },
@@ -189,16 +241,28 @@ const rows: Record<string, Row> = {
     args: { ...product, constructor: 'x' },
     expected: 'reject',
   },
-  'keys: hasOwnProperty': { dto: ProductDto, args: { ...product, hasOwnProperty: 1 }, expected: 'reject' },
+  'keys: hasOwnProperty': {
+    dto: ProductDto,
+    args: { ...product, hasOwnProperty: 1 },
+    expected: 'reject',
+  },
   'keys: toString in a nested object': {
     dto: OrderDto,
     args: { ...order, shipping: { ...address, toString: 'x' } },
     expected: 'reject',
   },
 
-  'contact: valid email': { dto: ContactDto, args: { email: 'ada@example.com' }, expected: 'accept' },
+  'contact: valid email': {
+    dto: ContactDto,
+    args: { email: 'ada@example.com' },
+    expected: 'accept',
+  },
   'contact: email without domain': { dto: ContactDto, args: { email: 'ada@' }, expected: 'reject' },
-  'contact: email with spaces': { dto: ContactDto, args: { email: 'ada at example.com' }, expected: 'reject' },
+  'contact: email with spaces': {
+    dto: ContactDto,
+    args: { email: 'ada at example.com' },
+    expected: 'reject',
+  },
   'contact: email without a top-level domain': {
     dto: ContactDto,
     args: { email: 'ada@localhost' },
@@ -212,7 +276,10 @@ const rows: Record<string, Row> = {
   'contact: not a url': { dto: ContactDto, args: { website: 'not a url' }, expected: 'reject' },
   'contact: valid uuid': {
     dto: ContactDto,
-    args: { id: '123e4567-e89b-12d3-a456-426614174000', v4: 'b3f1c3a2-6f1e-4c1a-9a7b-2d1e0f9c8b7a' },
+    args: {
+      id: '123e4567-e89b-12d3-a456-426614174000',
+      v4: 'b3f1c3a2-6f1e-4c1a-9a7b-2d1e0f9c8b7a',
+    },
     expected: 'accept',
   },
   'contact: uuid in capitals': {
@@ -236,18 +303,30 @@ const rows: Record<string, Row> = {
     args: { v4: '123e4567-e89b-12d3-a456-426614174000' },
     expected: 'reject',
   },
-  'contact: date-time': { dto: ContactDto, args: { born: '2024-01-31T10:20:30Z' }, expected: 'accept' },
+  'contact: date-time': {
+    dto: ContactDto,
+    args: { born: '2024-01-31T10:20:30Z' },
+    expected: 'accept',
+  },
   'contact: date-time with offset and fraction': {
     dto: ContactDto,
     args: { born: '2024-01-31T10:20:30.123+02:00' },
     expected: 'accept',
   },
-  'contact: date without time': { dto: ContactDto, args: { born: '2024-01-31' }, expected: 'accept' },
+  'contact: date without time': {
+    dto: ContactDto,
+    args: { born: '2024-01-31' },
+    expected: 'accept',
+  },
   'contact: ISO week date': { dto: ContactDto, args: { born: '2024-W05-3' }, expected: 'accept' },
   'contact: basic format': { dto: ContactDto, args: { born: '20240131T1020' }, expected: 'accept' },
   'contact: month 13': { dto: ContactDto, args: { born: '2024-13-01' }, expected: 'reject' },
   'contact: not a date': { dto: ContactDto, args: { born: 'yesterday' }, expected: 'reject' },
-  'contact: local date format': { dto: ContactDto, args: { born: '31/01/2024' }, expected: 'reject' },
+  'contact: local date format': {
+    dto: ContactDto,
+    args: { born: '31/01/2024' },
+    expected: 'reject',
+  },
   'contact: date as a number': { dto: ContactDto, args: { born: 20240131 }, expected: 'reject' },
   'contact: case-insensitive pattern, matching': {
     dto: ContactDto,
@@ -263,7 +342,11 @@ const rows: Record<string, Row> = {
     args: { ...order, shipping: '1 Main St' },
     expected: 'reject',
   },
-  'order: nested object is null': { dto: OrderDto, args: { ...order, shipping: null }, expected: 'reject' },
+  'order: nested object is null': {
+    dto: OrderDto,
+    args: { ...order, shipping: null },
+    expected: 'reject',
+  },
   'order: nested property missing': {
     dto: OrderDto,
     args: { ...order, shipping: { street: '1 Main St' } },
@@ -281,7 +364,13 @@ const rows: Record<string, Row> = {
   },
   'order: array item breaks a rule': {
     dto: OrderDto,
-    args: { ...order, lines: [{ sku: 'A', quantity: 1 }, { sku: 'B', quantity: 0 }] },
+    args: {
+      ...order,
+      lines: [
+        { sku: 'A', quantity: 1 },
+        { sku: 'B', quantity: 0 },
+      ],
+    },
     expected: 'reject',
   },
   'order: array item has an unknown property': {
@@ -289,7 +378,11 @@ const rows: Record<string, Row> = {
     args: { ...order, lines: [{ sku: 'A', quantity: 1, discount: 5 }] },
     expected: 'reject',
   },
-  'order: array item is not an object': { dto: OrderDto, args: { ...order, lines: [1] }, expected: 'reject' },
+  'order: array item is not an object': {
+    dto: OrderDto,
+    args: { ...order, lines: [1] },
+    expected: 'reject',
+  },
   'order: array is an object': {
     dto: OrderDto,
     args: { ...order, lines: { sku: 'A', quantity: 1 } },
@@ -324,8 +417,16 @@ const rows: Record<string, Row> = {
   'no properties: a property': { dto: PingDto, args: { force: true }, expected: 'reject' },
 
   'PartialType: nothing required': { dto: UpdateProductDto, args: {}, expected: 'accept' },
-  'PartialType: rules still apply': { dto: UpdateProductDto, args: { price: -1 }, expected: 'reject' },
-  'PartialType: unknown property': { dto: UpdateProductDto, args: { colour: 'red' }, expected: 'reject' },
+  'PartialType: rules still apply': {
+    dto: UpdateProductDto,
+    args: { price: -1 },
+    expected: 'reject',
+  },
+  'PartialType: unknown property': {
+    dto: UpdateProductDto,
+    args: { colour: 'red' },
+    expected: 'reject',
+  },
 
   // Rows that cannot agree; `expected` is class-validator's verdict.
   'gap: null for an optional property': {

@@ -10,7 +10,9 @@ export interface RunningApp {
 }
 
 /** Starts the fixture app on 127.0.0.1 with a free port; `globalPrefix` is optional. */
-export async function startFixtureApp(options: { globalPrefix?: string } = {}): Promise<RunningApp> {
+export async function startFixtureApp(
+  options: { globalPrefix?: string } = {},
+): Promise<RunningApp> {
   const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();
   const app = moduleRef.createNestApplication({ logger: ['error'] });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);

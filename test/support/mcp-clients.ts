@@ -1,4 +1,7 @@
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -10,7 +13,8 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
-const headersFor = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+const headersFor = (token?: string): Record<string, string> =>
+  token ? { Authorization: `Bearer ${token}` } : {};
 
 /** The v1 SDK client (what most installed MCP clients run), on the 2025 wire. */
 export async function connectLegacyClient(url: URL, token?: string): Promise<TestClient> {
@@ -19,20 +23,26 @@ export async function connectLegacyClient(url: URL, token?: string): Promise<Tes
   return {
     label: 'v1 client, 2025-11-25',
     listTools: () => client.listTools() as Promise<{ tools: Array<Record<string, any>> }>,
-    callTool: (name, args) => client.callTool({ name, arguments: args }) as Promise<Record<string, any>>,
+    callTool: (name, args) =>
+      client.callTool({ name, arguments: args }) as Promise<Record<string, any>>,
     close: () => client.close(),
   };
 }
 
 /** The v2 SDK client pinned to protocol revision 2026-07-28. */
 export async function connectModernClient(url: URL, token?: string): Promise<TestClient> {
-  const client = new ModernClient({ name: 'e2e-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ModernClient(
+    { name: 'e2e-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new ModernTransport(url, { requestInit: { headers: headersFor(token) } }));
-  if (client.getProtocolEra() !== 'modern') throw new Error(`expected the modern era, got ${client.getProtocolEra()}`);
+  if (client.getProtocolEra() !== 'modern')
+    throw new Error(`expected the modern era, got ${client.getProtocolEra()}`);
   return {
     label: 'v2 client, 2026-07-28',
     listTools: () => client.listTools() as Promise<{ tools: Array<Record<string, any>> }>,
-    callTool: (name, args) => client.callTool({ name, arguments: args }) as Promise<Record<string, any>>,
+    callTool: (name, args) =>
+      client.callTool({ name, arguments: args }) as Promise<Record<string, any>>,
     close: () => client.close(),
   };
 }

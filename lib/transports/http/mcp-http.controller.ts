@@ -1,4 +1,14 @@
-import { Controller, Delete, Get, Inject, NotFoundException, Post, Req, Res, type Type } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  NotFoundException,
+  Post,
+  Req,
+  Res,
+  type Type,
+} from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { MCP_HTTP_ENDPOINT } from './mcp-http.constants.js';
 import type { ParsedHttpRequest, StreamableHttpEndpoint } from './streamable-http.endpoint.js';
@@ -10,7 +20,9 @@ import type { ParsedHttpRequest, StreamableHttpEndpoint } from './streamable-htt
  */
 @Controller()
 export class McpHttpController {
-  constructor(@Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null) {}
+  constructor(
+    @Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null,
+  ) {}
 
   @Post()
   post(@Req() request: ParsedHttpRequest, @Res() response: ServerResponse): Promise<void> {

@@ -9,7 +9,10 @@ import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './mcp-http.constants.js'
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
 /** A guard given as a class is the app's provider when it has one, else made through DI. */
-async function resolveGuard(moduleRef: ModuleRef, guard: Type<CanActivate> | CanActivate): Promise<CanActivate> {
+async function resolveGuard(
+  moduleRef: ModuleRef,
+  guard: Type<CanActivate> | CanActivate,
+): Promise<CanActivate> {
   if (typeof guard !== 'function') return guard;
   try {
     return moduleRef.get(guard, { strict: false });
@@ -27,9 +30,16 @@ export const mcpHttpProviders: Provider[] = [
   {
     provide: MCP_HTTP_ENDPOINT,
     inject: [MCP_MODULE_OPTIONS, McpServerHost, ModuleRef, MCP_HTTP_CONTROLLER],
-    useFactory: async (options: McpModuleOptions, host: McpServerHost, moduleRef: ModuleRef, controller: Type) => {
+    useFactory: async (
+      options: McpModuleOptions,
+      host: McpServerHost,
+      moduleRef: ModuleRef,
+      controller: Type,
+    ) => {
       if (options.http === false) return null;
-      const guards = await Promise.all((options.http?.guards ?? []).map((guard) => resolveGuard(moduleRef, guard)));
+      const guards = await Promise.all(
+        (options.http?.guards ?? []).map((guard) => resolveGuard(moduleRef, guard)),
+      );
       Reflect.defineMetadata(PATH_METADATA, options.http?.path ?? DEFAULT_HTTP_PATH, controller);
       Reflect.defineMetadata(GUARDS_METADATA, guards, controller);
       return new StreamableHttpEndpoint(host);

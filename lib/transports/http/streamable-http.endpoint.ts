@@ -26,17 +26,22 @@ export class StreamableHttpEndpoint {
   private readonly nodeHandler: ReturnType<typeof toNodeHandler>;
 
   constructor(host: McpServerHost) {
-    this.handler = createMcpHandler(({ era }) => host.servers.create(era, this.transportContext.getStore() ?? {}), {
-      legacy: 'stateless',
-      onerror: (error) => this.logger.debug(`MCP request rejected or failed: ${error.message}`),
-    });
+    this.handler = createMcpHandler(
+      ({ era }) => host.servers.create(era, this.transportContext.getStore() ?? {}),
+      {
+        legacy: 'stateless',
+        onerror: (error) => this.logger.debug(`MCP request rejected or failed: ${error.message}`),
+      },
+    );
     this.nodeHandler = toNodeHandler(this.handler, {
       onerror: (error) => this.logger.error(`MCP endpoint failed: ${error.stack ?? error.message}`),
     });
   }
 
   handle(request: ParsedHttpRequest, response: ServerResponse): Promise<void> {
-    return this.transportContext.run({ request, response }, () => this.nodeHandler(request, response, request.body));
+    return this.transportContext.run({ request, response }, () =>
+      this.nodeHandler(request, response, request.body),
+    );
   }
 
   close(): Promise<void> {
