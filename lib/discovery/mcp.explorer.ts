@@ -23,7 +23,11 @@ import { readToolParameters } from './tool-parameters.reader.js';
 @Injectable()
 export class McpExplorer {
   private readonly logger = new Logger('McpModule');
-  private readonly schemaFactory = new DtoSchemaFactory();
+  // Rules a schema cannot state are still enforced at call time; the log says which.
+  private readonly schemaFactory = new DtoSchemaFactory({
+    onGap: ({ dtoName, propertyName, detail }) =>
+      this.logger.debug(`${dtoName}.${propertyName}: ${detail}`),
+  });
 
   constructor(
     private readonly discovery: DiscoveryService,

@@ -1,2 +1,3 @@
+export * from './dto-schema.error.js';
 export * from './mcp-configuration.error.js';
 export * from './mcp-tool.error.js';

@@ -81,7 +81,7 @@ export function getDtoProperties(dto: Function): DtoProperty[] {
     }
   });
   return [...found]
-    .sort(([, a], [, b]) => b.depth - a.depth || a.first - b.first)
+    .toSorted(([, a], [, b]) => b.depth - a.depth || a.first - b.first)
     .map(([name, { metadatas: own }]) => ({ name, metadatas: own }));
 }
 
@@ -309,7 +309,10 @@ class SchemaBuild {
         nested = nested?.each ? nested : metadata;
       } else if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) {
         const validator = this.validatorName(metadata);
-        const converter = VALIDATION_CONSTRAINT_CONVERTERS[validator];
+        // A custom validator may be named like an Object.prototype member ("toString").
+        const converter = Object.hasOwn(VALIDATION_CONSTRAINT_CONVERTERS, validator)
+          ? VALIDATION_CONSTRAINT_CONVERTERS[validator]
+          : undefined;
         if (!converter) {
           report({ gap: 'custom-validator', detail: `${validator} is enforced at call time only` });
           continue;

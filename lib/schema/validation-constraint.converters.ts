@@ -257,6 +257,14 @@ const enumValues = (constraints: readonly unknown[]): unknown[] => {
     .map(([, value]) => value);
 };
 
+const isUnicodeRegex = (source: string): boolean => {
+  try {
+    return new RegExp(source, 'u') instanceof RegExp;
+  } catch {
+    return false;
+  }
+};
+
 const matchesPattern = (constraints: readonly unknown[]): ConstraintConversion => {
   const [pattern, modifiers] = constraints;
   // validator.js ignores the modifiers argument when it is given a RegExp.
@@ -269,9 +277,7 @@ const matchesPattern = (constraints: readonly unknown[]): ConstraintConversion =
     const detail = `@Matches(${shown}) uses the ${unsupported.join(', ')} flag(s); its pattern is enforced at call time only`;
     return { schema: { type: 'string' }, gaps: [{ gap: 'matches-flags', detail }] };
   }
-  try {
-    new RegExp(source, 'u');
-  } catch {
+  if (!isUnicodeRegex(source)) {
     const detail = `@Matches(${shown}) is not a valid Unicode regex; its pattern is enforced at call time only`;
     return { schema: { type: 'string' }, gaps: [{ gap: 'matches-syntax', detail }] };
   }

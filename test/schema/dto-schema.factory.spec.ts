@@ -69,6 +69,18 @@ function property(dto: Function): { schema: unknown; required: boolean } {
   };
 }
 
+function IsEven() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isEven',
+      target: target.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => typeof value === 'number' && value % 2 === 0,
+      },
+    });
+}
+
 enum Color {
   Red = 'red',
   Blue = 'blue',
@@ -116,6 +128,7 @@ describe('DtoSchemaFactory', () => {
       'description',
       'price',
     ]);
+    expect(notices).toEqual([]);
   });
 
   it('leaves out `required` when every property is optional', () => {
@@ -505,10 +518,24 @@ describe('DtoSchemaFactory', () => {
 
     it('drops a regex that is not valid in Unicode mode', () => {
       class Dto {
-        @Matches(/^a\-b$/) value!: string;
+        @Matches(new RegExp('^a\\-b$')) value!: string;
       }
       expect(property(Dto).schema).toStrictEqual({ type: 'string' });
       expect(notices.map((notice) => notice.gap)).toEqual(['matches-syntax']);
+    });
+
+    it('reports the rules enforced at call time only: decimal places, strict dates', () => {
+      class Dto {
+        @IsNumber({ maxDecimalPlaces: 2 }) amount!: number;
+        @IsDateString({ strict: true }) on!: string;
+      }
+      const schema = schemaOf(Dto);
+      expect(schema.properties?.amount).toStrictEqual({ type: 'number' });
+      expect(schema.properties?.on).toMatchObject({ type: 'string', pattern: expect.any(String) });
+      expect(notices.map((notice) => [notice.gap, notice.propertyName])).toEqual([
+        ['number-decimal-places', 'amount'],
+        ['date-string-strict', 'on'],
+      ]);
     });
 
     it('skips custom validators without failing, and keeps the property', () => {
@@ -517,17 +544,6 @@ describe('DtoSchemaFactory', () => {
         validate(value: unknown) {
           return typeof value === 'string' && value.startsWith('sku-');
         }
-      }
-      function IsEven() {
-        return (target: object, propertyName: string) =>
-          registerDecorator({
-            name: 'isEven',
-            target: target.constructor,
-            propertyName,
-            validator: {
-              validate: (value: unknown) => typeof value === 'number' && value % 2 === 0,
-            },
-          });
       }
       class Dto {
         @Validate(IsSkuConstraint) sku!: string;
