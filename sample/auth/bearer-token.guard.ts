@@ -1,0 +1,45 @@
+import {
+  Injectable,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { loadSampleConfig } from '../sample.config.js';
+import type { AuthenticatedRequest, Role } from './authenticated-user.interface.js';
+
+/**
+ * Accepts `Authorization: Bearer <token>` with one of the two configured tokens and records
+ * the caller's role on the request. On the MCP endpoint it runs before any MCP processing
+ * (it is in `http.guards`), so a caller without a valid token gets a plain HTTP 401.
+ *
+ * A real app would verify a JWT or ask its identity provider here; the rest of the sample
+ * only relies on `request.user.role`.
+ */
+@Injectable()
+export class BearerTokenGuard implements CanActivate {
+  private readonly roles: ReadonlyMap<string, Role>;
+
+  constructor() {
+    const { readerToken, adminToken } = loadSampleConfig();
+    this.roles = new Map<string, Role>([
+      [readerToken, 'reader'],
+      [adminToken, 'admin'],
+    ]);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    const [scheme, token] = (request.headers.authorization ?? '').split(' ');
+    const role = scheme?.toLowerCase() === 'bearer' && token ? this.roles.get(token) : undefined;
+    if (!role) {
+      http.getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer realm="catalog"');
+      throw new UnauthorizedException(
+        'Send "Authorization: Bearer <token>" with a reader or an admin token',
+      );
+    }
+    request.user = { role };
+    return true;
+  }
+}

@@ -1,0 +1,139 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  UseGuards,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { McpContext, McpTool, type McpCallContext } from 'nestjs-mcp';
+import { Roles } from '../auth/roles.decorator.js';
+import { RolesGuard } from '../auth/roles.guard.js';
+import { CreateProductDto } from './dto/create-product.dto.js';
+import { DeleteProductDto } from './dto/delete-product.dto.js';
+import { GetProductDto } from './dto/get-product.dto.js';
+import { DEFAULT_SEARCH_LIMIT, SearchProductsDto } from './dto/search-products.dto.js';
+import type { Product, ProductPage } from './product.entity.js';
+import { PRODUCT_SEED } from './products.seed.js';
+
+/**
+ * The catalog's business logic, used by the REST controller and published as MCP tools by
+ * `@McpTool()`. A tool call runs the same method as a REST request, through the Nest
+ * pipeline: `@UseGuards(RolesGuard)` below applies to tool calls (a plain method call from
+ * the controller does not run it, so the controller has its own guards).
+ */
+@Injectable()
+export class CatalogService {
+  private readonly logger = new Logger(CatalogService.name);
+  private readonly products = new Map<string, Product>(
+    PRODUCT_SEED.map((product) => [product.id, { ...product, tags: [...product.tags] }]),
+  );
+
+  @McpTool({
+    title: 'Search products',
+    description:
+      'Search the product catalog. Every word of `query` must appear in the name, description, ' +
+      'SKU or tags (case-insensitive). Filter by `category` (books, electronics, garden, kitchen, ' +
+      'toys) and by price in EUR with `minPrice` and `maxPrice` (inclusive). Returns `total`, the ' +
+      'number of matches, and `items`, the first `limit` of them sorted by name (default 10, at ' +
+      'most 50), each with its id, SKU, price in EUR and stock. Call it without arguments to browse. ' +
+      'Use an item id with get_product or delete_product.',
+    annotations: { readOnlyHint: true },
+  })
+  searchProducts(query: SearchProductsDto): ProductPage {
+    const { category, minPrice, maxPrice } = query;
+    if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
+      throw new BadRequestException(
+        `minPrice (${minPrice}) is greater than maxPrice (${maxPrice}); swap them or leave one out`,
+      );
+    }
+    const words = query.query?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
+    const matches = [...this.products.values()]
+      .filter((product) => category === undefined || product.category === category)
+      .filter((product) => minPrice === undefined || product.price >= minPrice)
+      .filter((product) => maxPrice === undefined || product.price <= maxPrice)
+      .filter((product) => {
+        const text = [product.name, product.description, product.sku, ...product.tags]
+          .join(' ')
+          .toLowerCase();
+        return words.every((word) => text.includes(word));
+      })
+      .toSorted((a, b) => a.name.localeCompare(b.name));
+    return { total: matches.length, items: matches.slice(0, query.limit ?? DEFAULT_SEARCH_LIMIT) };
+  }
+
+  @McpTool({
+    title: 'Get a product',
+    description:
+      'Get one product by its id (a UUID, as returned by search_products): SKU, name, ' +
+      'description, category, price in EUR, units in stock and tags.',
+    annotations: { readOnlyHint: true },
+  })
+  getProduct(args: GetProductDto): Product {
+    return this.findOrFail(args.id);
+  }
+
+  @McpTool({
+    title: 'Create a product',
+    description:
+      'Add a product to the catalog. Needs the admin role. `sku` must be unique and look like ' +
+      'KIT-4001 (three capital letters, a dash, four digits); `price` is the unit price in EUR; ' +
+      '`stock` is the number of units on hand. Returns the new product with its id. Fails with ' +
+      'Conflict when the SKU is already used: search for it instead of creating it again.',
+    annotations: { readOnlyHint: false, destructiveHint: false },
+  })
+  @UseGuards(RolesGuard)
+  @Roles('admin')
+  createProduct(input: CreateProductDto, @McpContext() call?: McpCallContext): Product {
+    const existing = [...this.products.values()].find((product) => product.sku === input.sku);
+    if (existing) {
+      throw new ConflictException(
+        `A product with SKU ${input.sku} already exists (id ${existing.id}); choose another SKU`,
+      );
+    }
+    const product: Product = {
+      id: randomUUID(),
+      sku: input.sku,
+      name: input.name,
+      description: input.description,
+      category: input.category,
+      price: input.price,
+      stock: input.stock,
+      tags: [...(input.tags ?? [])],
+    };
+    this.products.set(product.id, product);
+    this.logger.log(`Created ${product.sku} (${product.id})${via(call)}`);
+    return product;
+  }
+
+  @McpTool({
+    title: 'Delete a product',
+    description:
+      'Remove a product from the catalog by its id. Needs the admin role. This cannot be undone: ' +
+      'confirm with the user first. Returns the deleted product. Fails with Not Found when no ' +
+      'product has that id, for example because it was already deleted.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  })
+  @UseGuards(RolesGuard)
+  @Roles('admin')
+  deleteProduct(args: DeleteProductDto, @McpContext() call?: McpCallContext): Product {
+    const product = this.findOrFail(args.id);
+    this.products.delete(product.id);
+    this.logger.log(`Deleted ${product.sku} (${product.id})${via(call)}`);
+    return product;
+  }
+
+  private findOrFail(id: string): Product {
+    const product = this.products.get(id);
+    if (!product) {
+      throw new NotFoundException(`No product with id ${id}; call search_products to find ids`);
+    }
+    return product;
+  }
+}
+
+/** For the audit log: tool calls say so; the REST controller passes no MCP context. */
+function via(call: McpCallContext | undefined): string {
+  return call ? ` through the MCP tool ${call.toolName}` : '';
+}

@@ -1,0 +1,103 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppModule } from '../../sample/app.module.js';
+import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
+import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+
+const READ_TOOLS = ['get_product', 'search_products'];
+const WRITE_TOOLS = ['create_product', 'delete_product'];
+const textOf = (result: Record<string, any>) =>
+  result.content.map((c: { text?: string }) => c.text).join('\n');
+
+/** The sample app exactly as `npm start` serves it, driven by the real clients. */
+describe.each(CLIENTS)('the sample catalog, $era', ({ connect }) => {
+  let app: INestApplication;
+  let url: URL;
+  let reader: TestClient;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    app = moduleRef.createNestApplication({ logger: ['error'] });
+    await app.listen(0, '127.0.0.1');
+    url = new URL(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`);
+    reader = await connect(url, SAMPLE_DEFAULTS.readerToken);
+    admin = await connect(url, SAMPLE_DEFAULTS.adminToken);
+  });
+
+  afterAll(async () => {
+    await reader?.close();
+    await admin?.close();
+    await app?.close();
+  });
+
+  it('lists its tools with input schemas derived from the DTOs and honest hints', async () => {
+    const { tools } = await reader.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([...WRITE_TOOLS, ...READ_TOOLS].toSorted());
+    for (const tool of tools)
+      expect(tool.annotations.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
+    const search = tools.find((tool) => tool.name === 'search_products')!;
+    expect(search.inputSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        category: { enum: ['books', 'electronics', 'garden', 'kitchen', 'toys'] },
+        limit: { type: 'integer', minimum: 1, maximum: 50 },
+      },
+    });
+    expect(search.inputSchema.required).toBeUndefined();
+    const create = tools.find((tool) => tool.name === 'create_product')!;
+    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['sku', 'name', 'price']));
+  });
+
+  it('searches the seeded catalog', async () => {
+    const result = await reader.callTool('search_products', { category: 'books', limit: 2 });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.items).toHaveLength(2);
+    expect(result.structuredContent.total).toBeGreaterThan(2);
+    const [first] = result.structuredContent.items;
+    const fetched = await reader.callTool('get_product', { id: first.id });
+    expect(fetched.structuredContent).toEqual(first);
+  });
+
+  it('names the field of an invalid argument and does not search', async () => {
+    const result = await reader.callTool('search_products', { limit: 500, colour: 'red' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('/limit');
+    expect(textOf(result)).toContain('/colour');
+  });
+
+  it('refuses the write tools to the reader token and lets the admin create and delete', async () => {
+    const input = {
+      sku: `TST-${String(Math.floor(Math.random() * 9000) + 1000)}`,
+      name: 'Test kettle',
+      description: 'A kettle for the tests',
+      category: 'kitchen',
+      price: 19.5,
+      stock: 3,
+    };
+    const refused = await reader.callTool('create_product', input);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('Forbidden (403)');
+
+    const created = await admin.callTool('create_product', input);
+    expect(created.isError).toBeFalsy();
+    expect(created.structuredContent).toMatchObject({ sku: input.sku, price: 19.5 });
+    const deleted = await admin.callTool('delete_product', { id: created.structuredContent.id });
+    expect(deleted.structuredContent.id).toBe(created.structuredContent.id);
+    const gone = await admin.callTool('get_product', { id: created.structuredContent.id });
+    expect(textOf(gone)).toContain('Not Found (404)');
+  });
+
+  it('answers a call without a token with 401 from the route', async () => {
+    await expect(connect(url)).rejects.toThrow(/401|Unauthorized/);
+    const res = await request(app.getHttpServer())
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(res.status).toBe(401);
+  });
+});
