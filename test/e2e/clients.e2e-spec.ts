@@ -175,6 +175,11 @@ describe.each(CLIENTS)('real MCP client over Streamable HTTP, $era', ({ connect 
     await reader.callTool('add_numbers', { a: 1, b: 1 });
     expect(FixtureToolsService.instances).toBe(singletonsBefore);
   });
+
+  it('injects the HTTP request as REQUEST into a request-scoped tool provider', async () => {
+    expect(textOf(await reader.callTool('who_asks', {}))).toBe('authorization: Bearer reader');
+    expect(textOf(await admin.callTool('who_asks', {}))).toBe('authorization: Bearer admin');
+  });
 });
 
 describe.each(CLIENTS)('endpoint guard, $era', ({ connect }) => {
