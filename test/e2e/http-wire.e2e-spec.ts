@@ -184,8 +184,8 @@ describe('Streamable HTTP endpoint, raw JSON-RPC', () => {
   });
 
   it.each(['get', 'delete'] as const)('answers %s with 405', async (verb) => {
-    const res = await request(app.getHttpServer())
-      [verb]('/api/mcp')
+    const agent = request(app.getHttpServer());
+    const res = await agent[verb]('/api/mcp')
       .set('Authorization', 'Bearer reader')
       .set('Accept', 'text/event-stream');
     expect(res.status).toBe(405);
