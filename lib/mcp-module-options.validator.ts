@@ -11,7 +11,12 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   if (typeof options !== 'object' || options === null) {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
-  const { name, version, instructions, http } = options as Record<string, unknown>;
+  const { name, version, instructions, http, callerScopes } = options as Record<string, unknown>;
+  if (callerScopes !== undefined && typeof callerScopes !== 'function') {
+    problems.push(
+      '"callerScopes" must be a function of the request, such as (request) => request.user?.scopes',
+    );
+  }
   if (!isNonEmptyString(name))
     problems.push(`"name" must be a non-empty string (got ${JSON.stringify(name)})`);
   if (!isNonEmptyString(version))

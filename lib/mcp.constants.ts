@@ -21,3 +21,12 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,128}$/;
 
 /** Where the HTTP endpoint is mounted when `http.path` is not given. */
 export const DEFAULT_HTTP_PATH = 'mcp';
+
+/** Metadata key of `@McpScopes()`. @internal */
+export const MCP_SCOPES_METADATA = 'mcp:scopes';
+
+/** Metadata key of `@McpHidden()`: the reason a method stays off MCP. @internal */
+export const MCP_HIDDEN_METADATA = 'mcp:hidden';
+
+/** Metadata key of the class decorator `@McpTools()`. @internal */
+export const MCP_TOOLS_METADATA = 'mcp:tools';

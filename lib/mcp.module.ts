@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
+import { ToolVisibilityFactory } from './execution/tool-visibility.factory.js';
 import {
   ASYNC_OPTIONS_TYPE,
   ConfigurableModuleClass,
@@ -32,6 +33,7 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     McpMetadataAccessor,
     McpExplorer,
     ToolInvokerFactory,
+    ToolVisibilityFactory,
     McpServerHost,
     ...mcpHttpProviders,
   ],

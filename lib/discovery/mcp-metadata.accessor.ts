@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
+import { MCP_HIDDEN_METADATA, MCP_TOOL_METADATA, MCP_TOOLS_METADATA } from '../mcp.constants.js';
 
 /** What `@ApiOperation()` of `@nestjs/swagger` stores (read without importing swagger). */
 export interface ApiOperationMetadata {
@@ -19,6 +20,14 @@ export class McpMetadataAccessor {
 
   getToolOptions(method: Function): McpToolOptions | undefined {
     return this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, method);
+  }
+
+  getClassToolsOptions(target: Function): McpToolsOptions | undefined {
+    return this.reflector.get<McpToolsOptions | undefined>(MCP_TOOLS_METADATA, target);
+  }
+
+  getHiddenReason(method: Function): unknown {
+    return this.reflector.get<unknown>(MCP_HIDDEN_METADATA, method);
   }
 
   getApiOperation(method: Function): ApiOperationMetadata | undefined {

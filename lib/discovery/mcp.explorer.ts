@@ -16,8 +16,38 @@ import type { DiscoveredTool } from './discovered-tool.interface.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { readToolParameters } from './tool-parameters.reader.js';
 
+/** A method kept off MCP on purpose, with the reason given. */
+export interface HiddenTool {
+  readonly where: string;
+  readonly reason: string;
+}
+
+export interface ExploredTools {
+  readonly tools: DiscoveredTool[];
+  readonly hidden: HiddenTool[];
+}
+
+/** Lifecycle hooks are public methods but never tools. */
+const LIFECYCLE_HOOKS = new Set([
+  'onModuleInit',
+  'onApplicationBootstrap',
+  'onModuleDestroy',
+  'beforeApplicationShutdown',
+  'onApplicationShutdown',
+]);
+
+const isPublicMethodName = (name: string) => !name.startsWith('_') && !LIFECYCLE_HOOKS.has(name);
+
+function requireReason(reason: unknown, where: string): string {
+  if (typeof reason === 'string' && reason.trim() !== '') return reason;
+  throw new McpConfigurationError(
+    `${where} is hidden from MCP without a reason. Say why, for the next reader: ` +
+      `@McpHidden('Charges the card; only checkout may call it.').`,
+  );
+}
+
 /**
- * Finds every `@McpTool()` method of the app's providers and controllers, once, at
+ * Finds every `@McpTool()` method (and every public method of an `@McpTools()` class) of the app's providers and controllers, once, at
  * bootstrap, and fails fast on names the spec forbids or that collide.
  */
 @Injectable()
@@ -35,25 +65,41 @@ export class McpExplorer {
     private readonly metadataAccessor: McpMetadataAccessor,
   ) {}
 
-  exploreTools(): DiscoveredTool[] {
+  explore(): ExploredTools {
     const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
-    const tools = wrappers.flatMap((wrapper) => this.toolsOf(wrapper));
-    this.assertUniqueNames(tools);
-    return tools;
+    const explored: ExploredTools = { tools: [], hidden: [] };
+    for (const wrapper of wrappers) this.exploreWrapper(wrapper, explored);
+    this.assertUniqueNames(explored.tools);
+    for (const { where, reason } of explored.hidden) {
+      this.logger.debug(`Not published as a tool: ${where} (${reason})`);
+    }
+    return explored;
   }
 
-  private toolsOf(wrapper: InstanceWrapper): DiscoveredTool[] {
+  private exploreWrapper(wrapper: InstanceWrapper, explored: ExploredTools): void {
     const instance = wrapper.instance as object | undefined;
-    if (wrapper.isAlias || !instance || typeof instance !== 'object') return [];
-    const prototype = Object.getPrototypeOf(instance) as object | null;
-    if (!prototype) return [];
+    if (wrapper.isAlias || !instance || typeof instance !== 'object') return;
+    const prototype = Object.getPrototypeOf(instance) as Record<string, Function> | null;
+    if (!prototype) return;
     const target = instance.constructor as Type;
-    return this.metadataScanner.getAllMethodNames(prototype).flatMap((methodName) => {
-      const options = this.metadataAccessor.getToolOptions(
-        (prototype as Record<string, Function>)[methodName],
-      );
-      return options ? [this.createTool(wrapper, target, methodName, options)] : [];
-    });
+    const classOptions = this.metadataAccessor.getClassToolsOptions(target);
+    for (const methodName of this.metadataScanner.getAllMethodNames(prototype)) {
+      const method = prototype[methodName];
+      const methodOptions = this.metadataAccessor.getToolOptions(method);
+      const published = methodOptions ?? (classOptions && isPublicMethodName(methodName));
+      if (!published) continue;
+      const where = `${target.name}.${methodName}`;
+      const hidden = this.metadataAccessor.getHiddenReason(method) ?? methodOptions?.hidden;
+      if (hidden !== undefined) {
+        explored.hidden.push({ where, reason: requireReason(hidden, where) });
+        continue;
+      }
+      const options = { ...classOptions, ...methodOptions };
+      if (classOptions?.annotations && methodOptions?.annotations) {
+        options.annotations = { ...classOptions.annotations, ...methodOptions.annotations };
+      }
+      explored.tools.push(this.createTool(wrapper, target, methodName, options));
+    }
   }
 
   private createTool(

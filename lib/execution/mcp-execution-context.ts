@@ -1,5 +1,5 @@
 import type { ArgumentsHost, ContextType, ExecutionContext, Type } from '@nestjs/common';
-import type { McpCallContext } from '../interfaces/mcp-call-context.interface.js';
+import type { McpCallContext, McpPhase } from '../interfaces/mcp-call-context.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { ExecutionContextHost } from '../utils/nest-internals.js';
 
@@ -42,6 +42,16 @@ export class McpExecutionContext extends ExecutionContextHost {
   /** The call: tool name, raw arguments, era, abort signal, HTTP request. */
   getCall(): McpCallContext {
     return this.getArgByIndex<McpCallContext>(2);
+  }
+
+  /** `'list'` when guards decide whether the caller sees the tool, `'call'` before it runs. */
+  getPhase(): McpPhase {
+    return this.getCall().phase;
+  }
+
+  /** Shorthand for `getPhase() === 'list'`. */
+  isListing(): boolean {
+    return this.getPhase() === 'list';
   }
 
   getToolName(): string {

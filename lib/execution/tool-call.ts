@@ -1,6 +1,6 @@
 import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
 import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
-import type { McpCallContext } from '../interfaces/mcp-call-context.interface.js';
+import type { McpCallContext, McpPhase } from '../interfaces/mcp-call-context.interface.js';
 import type { ArgumentsValidation } from './dto-arguments.validator.js';
 
 /** What a transport knows about the caller: the platform request and response, if any. */
@@ -9,52 +9,70 @@ export interface TransportContext {
   readonly response?: unknown;
 }
 
+/** What the protocol layer knows about one request, shared by the tool calls it makes. */
+export interface RequestScope {
+  readonly serverContext: ServerContext;
+  readonly era: ProtocolEra;
+  readonly transport: TransportContext;
+  /** Reads the caller's scopes from the request (the `callerScopes` option). */
+  readonly readScopes: (request: unknown) => readonly string[];
+}
+
 /**
- * The state of one tool call as it travels through the Nest pipeline. It is the third
- * handler argument, so `ExecutionContext#getArgs()` is `[request, response, call]` and
- * guards written for HTTP find the request where `switchToHttp()` looks for it.
+ * The state of one tool call (or one listing check) as it travels through the Nest
+ * pipeline. It is the third handler argument, so `ExecutionContext#getArgs()` is
+ * `[request, response, call]` and guards written for HTTP find the request where
+ * `switchToHttp()` looks for it.
  */
 export class ToolCall implements McpCallContext {
   /** Set by the invoker before the pipeline runs; read where pipes run. */
   validation: ArgumentsValidation<object | undefined> = { ok: true, value: undefined };
-
   readonly arguments: Readonly<Record<string, unknown>>;
+  private callerScopes?: readonly string[];
 
   constructor(
     readonly toolName: string,
     args: Readonly<Record<string, unknown>>,
-    readonly serverContext: ServerContext,
-    readonly era: ProtocolEra,
-    private readonly transport: TransportContext,
+    private readonly scope: RequestScope,
+    readonly phase: McpPhase = 'call',
   ) {
     this.arguments = args;
   }
 
+  get era(): ProtocolEra {
+    return this.scope.era;
+  }
+
+  get serverContext(): ServerContext {
+    return this.scope.serverContext;
+  }
+
   get requestId() {
-    return this.serverContext.mcpReq.id;
+    return this.scope.serverContext.mcpReq.id;
   }
 
   get signal() {
-    return this.serverContext.mcpReq.signal;
+    return this.scope.serverContext.mcpReq.signal;
   }
 
   get httpRequest() {
-    return this.transport.request;
+    return this.scope.transport.request;
   }
 
-  get httpResponse() {
-    return this.transport.response;
+  get scopes(): readonly string[] {
+    return (this.callerScopes ??= this.scope.readScopes(this.scope.transport.request));
   }
 
   /** The validated DTO instance, or the validation failure raised as an error. */
   validatedArguments(): object | undefined {
-    if (!this.validation.ok)
+    if (!this.validation.ok) {
       throw new InvalidToolArgumentsError(this.toolName, this.validation.issues);
+    }
     return this.validation.value;
   }
 
   /** The handler arguments `ExternalContextCreator` passes to guards, interceptors and params. */
   handlerArgs(): [unknown, unknown, ToolCall] {
-    return [this.transport.request, this.transport.response, this];
+    return [this.scope.transport.request, this.scope.transport.response, this];
   }
 }

@@ -1,4 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import type { CallerScopesReader } from '../authorization/caller-scopes.js';
 
 /** Options of the Streamable HTTP endpoint. */
 export interface McpHttpOptions {
@@ -30,4 +31,11 @@ export interface McpModuleOptions {
    * @default { path: 'mcp', guards: [] }
    */
   http?: McpHttpOptions | false;
+  /**
+   * Reads the caller's scopes from the request, for `@McpScopes()`: an array, or an OAuth
+   * space-separated string. Set it once where your auth puts them.
+   * @default `request.user.scopes`, else `request.user.scope`, else `request.auth.scopes`
+   * @example callerScopes: (request) => request.user?.permissions
+   */
+  callerScopes?: CallerScopesReader;
 }

@@ -24,4 +24,10 @@ export interface McpToolOptions {
   icons?: Icon[];
   /** Extra metadata published with the tool in `tools/list`. */
   _meta?: Record<string, unknown>;
+  /**
+   * Keeps the method off MCP, with the reason why (for the next reader, the startup log at
+   * debug level and `McpServerHost#hiddenTools()`). Useful to keep the decorator and its
+   * options while a tool is withdrawn.
+   */
+  hidden?: string;
 }

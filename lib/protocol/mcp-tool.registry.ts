@@ -1,26 +1,32 @@
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/server';
+import type { ToolCall } from '../execution/tool-call.js';
 import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
+import type { VisibilityCheck } from '../execution/tool-visibility.factory.js';
 
-/** A published tool: what clients list, and the invoker that runs it. */
+/** A published tool: what clients list, who may see it, and the invoker that runs it. */
 export interface RegisteredTool {
   readonly definition: Tool;
   readonly invoke: ToolInvoker;
+  readonly isVisible: VisibilityCheck;
 }
 
 /**
  * The tools of one server, fixed at bootstrap. Listing is a lookup of a list built once;
- * nothing is computed per request.
+ * only tools with guards are checked per caller, and when no tool has one the same list
+ * object serves every request.
  */
 export class McpToolRegistry {
   private readonly byName: ReadonlyMap<string, RegisteredTool>;
-  private readonly listed: readonly Tool[];
+  /** In the listed order (by name: the 2026-07-28 revision asks for a deterministic order). */
+  private readonly ordered: readonly RegisteredTool[];
+  private readonly everyoneSees?: ListToolsResult;
 
   constructor(tools: readonly RegisteredTool[]) {
     this.byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
-    // Deterministic order (the 2026-07-28 revision asks for it): by name.
-    this.listed = Object.freeze(
-      tools.map((tool) => tool.definition).toSorted((a, b) => a.name.localeCompare(b.name)),
-    );
+    this.ordered = tools.toSorted((a, b) => a.definition.name.localeCompare(b.definition.name));
+    if (!this.dependsOnCaller) {
+      this.everyoneSees = { tools: this.ordered.map((tool) => tool.definition) };
+    }
   }
 
   get(name: string): RegisteredTool | undefined {
@@ -31,7 +37,25 @@ export class McpToolRegistry {
     return this.byName.size;
   }
 
-  listResult(): ListToolsResult {
-    return { tools: this.listed as Tool[] };
+  /** Whether what a caller sees depends on its guards (the list is then private to it). */
+  get dependsOnCaller(): boolean {
+    return this.ordered.some((tool) => tool.isVisible.guarded);
+  }
+
+  definitions(): Tool[] {
+    return this.ordered.map((tool) => tool.definition);
+  }
+
+  /** The tools this caller may see; `listingCall` makes the guards' context for one tool. */
+  async listFor(listingCall: (toolName: string) => ToolCall): Promise<ListToolsResult> {
+    if (this.everyoneSees) return this.everyoneSees;
+    const visible = await Promise.all(
+      this.ordered.map(
+        (tool) => !tool.isVisible.guarded || tool.isVisible(listingCall(tool.definition.name)),
+      ),
+    );
+    return {
+      tools: this.ordered.filter((_, index) => visible[index]).map((tool) => tool.definition),
+    };
   }
 }

@@ -6,8 +6,9 @@ import {
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { defaultCallerScopes, toScopeList } from '../authorization/caller-scopes.js';
+import { ToolCall, type RequestScope, type TransportContext } from '../execution/tool-call.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import { ToolCall, type TransportContext } from '../execution/tool-call.js';
 import type { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
@@ -17,10 +18,15 @@ import type { McpToolRegistry } from './mcp-tool.registry.js';
  * new instance costs the same with 10 tools or 1,000.
  */
 export class ProtocolServerFactory {
+  private readonly readScopes: RequestScope['readScopes'];
+
   constructor(
     private readonly options: McpModuleOptions,
     private readonly registry: McpToolRegistry,
-  ) {}
+  ) {
+    const reader = options.callerScopes ?? defaultCallerScopes;
+    this.readScopes = (request) => toScopeList(reader(request));
+  }
 
   // `Server` is marked deprecated "for the high-level API"; the SDK keeps it for custom
   // dispatch like ours, where registering every tool on an McpServer per request would
@@ -33,20 +39,23 @@ export class ProtocolServerFactory {
         ...(this.options.instructions && { instructions: this.options.instructions }),
       },
     );
-    server.setRequestHandler('tools/list', () => this.registry.listResult());
+    const scopeOf = (serverContext: ServerContext): RequestScope => ({
+      serverContext,
+      era,
+      transport,
+      readScopes: this.readScopes,
+    });
+    server.setRequestHandler('tools/list', (_request, ctx) => {
+      const scope = scopeOf(ctx);
+      return this.registry.listFor((name) => new ToolCall(name, {}, scope, 'list'));
+    });
     server.setRequestHandler('tools/call', (request, ctx) =>
-      this.callTool(server, era, transport, request, ctx),
+      this.callTool(server, scopeOf(ctx), request),
     );
     return server;
   }
 
-  private async callTool(
-    server: Server,
-    era: ProtocolEra,
-    transport: TransportContext,
-    request: CallToolRequest,
-    ctx: ServerContext,
-  ) {
+  private async callTool(server: Server, scope: RequestScope, request: CallToolRequest) {
     const { name, arguments: args = {} } = request.params;
     const tool = this.registry.get(name);
     if (!tool) {
@@ -55,7 +64,7 @@ export class ProtocolServerFactory {
         `Unknown tool "${name}". Call tools/list to see the tools this server offers.`,
       );
     }
-    const result = await tool.invoke(new ToolCall(name, args, ctx, era, transport));
+    const result = await tool.invoke(new ToolCall(name, args, scope));
     return server.projectCallToolResult(result, tool.definition.outputSchema);
   }
 }

@@ -41,10 +41,12 @@ describe.each(CLIENTS)('real MCP client over Streamable HTTP, $era', ({ connect 
         'explode',
         'refuse',
         'pixel',
-        'purge',
         'scoped_counter',
       ]),
     );
+    // `purge` is guarded by FixtureAdminGuard: the reader does not even see it.
+    expect(names).not.toContain('purge');
+    expect((await admin.listTools()).tools.map((tool) => tool.name)).toContain('purge');
     const add = tools.find((tool) => tool.name === 'add_numbers')!;
     expect(add.description).toBe('Add two whole numbers between 0 and 1000.');
     expect(add.annotations).toEqual({ readOnlyHint: true });

@@ -1,0 +1,17 @@
+/** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
+export type CallerScopesReader = (request: any) => readonly string[] | string | undefined | null;
+
+/**
+ * The default reader: `request.user.scopes`, `request.user.scope` (the OAuth/JWT claim),
+ * then `request.auth.scopes` (what the MCP SDK's bearer middleware sets).
+ */
+export const defaultCallerScopes: CallerScopesReader = (request) =>
+  request?.user?.scopes ?? request?.user?.scope ?? request?.auth?.scopes;
+
+/** A reader's answer as a list: arrays as they are, strings split on spaces, else none. */
+export function toScopeList(
+  value: readonly string[] | string | undefined | null,
+): readonly string[] {
+  if (typeof value === 'string') return value.split(/\s+/).filter(Boolean);
+  return Array.isArray(value) ? value.filter((scope) => typeof scope === 'string') : [];
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { ExternalContextCreator } from '@nestjs/core';
+import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import type { ToolCall } from './tool-call.js';
+
+/** Whether a caller may see a tool in `tools/list`. */
+export type VisibilityCheck = ((call: ToolCall) => Promise<boolean>) & {
+  readonly guarded: boolean;
+};
+
+/** Listing runs the guards alone: no interceptor, pipe, filter, and never the method. */
+const GUARDS_ONLY = { guards: true, interceptors: false, filters: false };
+
+/** A metadata key with no parameters, so the listing pipeline resolves none. */
+const NO_PARAMS_METADATA = 'mcp:listing-args';
+
+const ALWAYS_VISIBLE: VisibilityCheck = Object.assign(async () => true, { guarded: false });
+
+/**
+ * Derives "may this caller see the tool" from the very guards that decide "may this
+ * caller call it" (method, class and global ones), so hiding a tool and refusing its call
+ * are one rule. Built once per tool at bootstrap; a tool without any guard is visible to
+ * everyone without running anything per request.
+ */
+@Injectable()
+export class ToolVisibilityFactory {
+  constructor(private readonly externalContextCreator: ExternalContextCreator) {}
+
+  create(tool: DiscoveredTool): VisibilityCheck {
+    const instance = tool.wrapper.instance as Record<string, Function>;
+    const probe = withMetadataOf(instance[tool.methodName], () => true);
+    let guardCount = 0;
+    // The same `create()` Nest uses for the call, seen through an object that also reports
+    // how many guards it found: `createGuardsFn` is public, and this keeps to public API.
+    const counting = Object.create(this.externalContextCreator, {
+      createGuardsFn: {
+        value(this: ExternalContextCreator, guards: unknown[], ...rest: unknown[]) {
+          guardCount = guards.length;
+          return ExternalContextCreator.prototype.createGuardsFn.call(
+            this,
+            guards as any[],
+            ...(rest as [any, any, any]),
+          );
+        },
+      },
+    }) as ExternalContextCreator;
+    const runGuards = counting.create(
+      instance,
+      probe,
+      tool.methodName,
+      NO_PARAMS_METADATA,
+      undefined,
+      undefined,
+      tool.wrapper.id,
+      GUARDS_ONLY,
+      MCP_CONTEXT_TYPE,
+    );
+    if (guardCount === 0) return ALWAYS_VISIBLE;
+    const check = async (call: ToolCall) => {
+      try {
+        return (await runGuards(...call.handlerArgs())) === true;
+      } catch {
+        // A guard that throws (Unauthorized, Forbidden, a missing scope) hides the tool.
+        return false;
+      }
+    };
+    return Object.assign(check, { guarded: true });
+  }
+}
+
+/**
+ * A stand-in for the method that carries all its metadata, so guards reading
+ * `context.getHandler()` with `Reflector` (roles, scopes, `@Public()`) decide as they do
+ * for the call, while the method itself never runs for a listing.
+ */
+function withMetadataOf(method: Function, stand: () => boolean): () => boolean {
+  for (const key of Reflect.getMetadataKeys(method)) {
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), stand);
+  }
+  return stand;
+}
