@@ -10,3 +10,6 @@ export { McpServerHost } from './protocol/mcp-server.host.js';
 export type { HiddenTool } from './discovery/mcp.explorer.js';
 export { McpScopesGuard } from './authorization/mcp-scopes.guard.js';
 export type { CallerScopesReader } from './authorization/caller-scopes.js';
+export { McpEvents } from './events/mcp-events.js';
+export { MCP_TOOL_CALLED_EVENT, type McpToolCalledEvent } from './events/mcp-tool-called.event.js';
+export { mcpCacheKey } from './execution/mcp-cache-key.js';

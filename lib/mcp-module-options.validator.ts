@@ -11,7 +11,13 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   if (typeof options !== 'object' || options === null) {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
-  const { name, version, instructions, http, callerScopes } = options as Record<string, unknown>;
+  const { name, version, instructions, http, callerScopes, useGlobalFilters } = options as Record<
+    string,
+    unknown
+  >;
+  if (useGlobalFilters !== undefined && typeof useGlobalFilters !== 'boolean') {
+    problems.push('"useGlobalFilters" must be true or false');
+  }
   if (callerScopes !== undefined && typeof callerScopes !== 'function') {
     problems.push(
       '"callerScopes" must be a function of the request, such as (request) => request.user?.scopes',

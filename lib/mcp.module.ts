@@ -4,6 +4,8 @@ import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
 import { ToolVisibilityFactory } from './execution/tool-visibility.factory.js';
+import { McpEvents } from './events/mcp-events.js';
+import { ToolCallEventsPublisher } from './events/tool-call-events.publisher.js';
 import {
   ASYNC_OPTIONS_TYPE,
   ConfigurableModuleClass,
@@ -34,10 +36,12 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     McpExplorer,
     ToolInvokerFactory,
     ToolVisibilityFactory,
+    McpEvents,
+    ToolCallEventsPublisher,
     McpServerHost,
     ...mcpHttpProviders,
   ],
-  exports: [McpServerHost],
+  exports: [McpServerHost, McpEvents],
 })
 export class McpModule extends ConfigurableModuleClass implements OnApplicationShutdown {
   constructor(@Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null) {

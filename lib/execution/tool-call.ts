@@ -1,6 +1,7 @@
 import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
 import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
 import type { McpCallContext, McpPhase } from '../interfaces/mcp-call-context.interface.js';
+import { DetachedResponse } from './detached-response.js';
 import type { ArgumentsValidation } from './dto-arguments.validator.js';
 
 /** What a transport knows about the caller: the platform request and response, if any. */
@@ -25,10 +26,16 @@ export interface RequestScope {
  * `switchToHttp()` looks for it.
  */
 export class ToolCall implements McpCallContext {
+  /**
+   * Whether the call got past guards and interceptors to the method's parameters: refused
+   * calls and cache hits stay `false`, and publish no event.
+   */
+  executed = false;
   /** Set by the invoker before the pipeline runs; read where pipes run. */
   validation: ArgumentsValidation<object | undefined> = { ok: true, value: undefined };
   readonly arguments: Readonly<Record<string, unknown>>;
   private callerScopes?: readonly string[];
+  private response?: DetachedResponse;
 
   constructor(
     readonly toolName: string,
@@ -59,6 +66,10 @@ export class ToolCall implements McpCallContext {
     return this.scope.transport.request;
   }
 
+  get httpResponse() {
+    return this.scope.transport.response;
+  }
+
   get scopes(): readonly string[] {
     return (this.callerScopes ??= this.scope.readScopes(this.scope.transport.request));
   }
@@ -68,11 +79,21 @@ export class ToolCall implements McpCallContext {
     if (!this.validation.ok) {
       throw new InvalidToolArgumentsError(this.toolName, this.validation.issues);
     }
+    this.executed = true;
     return this.validation.value;
   }
 
-  /** The handler arguments `ExternalContextCreator` passes to guards, interceptors and params. */
-  handlerArgs(): [unknown, unknown, ToolCall] {
-    return [this.scope.transport.request, this.scope.transport.response, this];
+  /**
+   * The handler arguments `ExternalContextCreator` passes to guards, interceptors and
+   * params: the real request, a {@link DetachedResponse} (the real one belongs to the SDK),
+   * and this call.
+   */
+  handlerArgs(): [unknown, DetachedResponse, ToolCall] {
+    return [this.scope.transport.request, this.detachedResponse, this];
+  }
+
+  /** What guards, interceptors and filters wrote to the response of this call. */
+  get detachedResponse(): DetachedResponse {
+    return (this.response ??= new DetachedResponse());
   }
 }

@@ -16,7 +16,12 @@ function errorResult(text: string, structuredContent?: Record<string, unknown>):
   };
 }
 
-function httpExceptionResult(exception: HttpException): CallToolResult {
+/** What the transport adds to an error: a rate limiter's wait, for example. */
+export interface ToolErrorHints {
+  readonly retryAfterSeconds?: number;
+}
+
+function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): CallToolResult {
   const statusCode = exception.getStatus();
   const response = exception.getResponse();
   const body =
@@ -25,8 +30,11 @@ function httpExceptionResult(exception: HttpException): CallToolResult {
     ? body.message.join('; ')
     : String(body.message ?? exception.message);
   const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[statusCode] ?? 'Error');
-  return errorResult(`${error} (${statusCode}): ${message}`, {
+  const { retryAfterSeconds } = hints;
+  const wait = retryAfterSeconds ? ` Retry after ${retryAfterSeconds} seconds.` : '';
+  return errorResult(`${error} (${statusCode}): ${message}${wait}`, {
     ...body,
+    ...(retryAfterSeconds && { retryAfterSeconds }),
     statusCode,
     error,
     message: body.message ?? message,
@@ -42,12 +50,14 @@ function httpExceptionResult(exception: HttpException): CallToolResult {
  * | --------------------------- | --------------------------------------------------------- |
  * | InvalidToolArgumentsError   | each problem (JSON pointer, message); issues in structured |
  * | McpToolError                | its message; its `data` as structured content             |
- * | HttpException (any status)  | "<Error> (<status>): <message>"; the Nest body as structured |
+ * | HttpException (any status)  | "<Error> (<status>): <message>" (+ "Retry after N seconds."
+ * |                             | when a rate limiter said so); the Nest body as structured   |
  * | anything else               | a generic message with a log reference; detail only in log |
  */
 export function toolErrorToResult(
   error: unknown,
   reportUnexpected: UnexpectedErrorReporter,
+  hints: ToolErrorHints = {},
 ): CallToolResult {
   if (error instanceof InvalidToolArgumentsError) {
     return errorResult(formatIssues(error.issues), {
@@ -56,7 +66,7 @@ export function toolErrorToResult(
     });
   }
   if (error instanceof McpToolError) return errorResult(error.message, error.data);
-  if (error instanceof HttpException) return httpExceptionResult(error);
+  if (error instanceof HttpException) return httpExceptionResult(error, hints);
   const reference = reportUnexpected(error);
   return errorResult(
     `Internal error: the tool failed unexpectedly (reference ${reference}). ` +

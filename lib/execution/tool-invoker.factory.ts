@@ -1,16 +1,29 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { MCP_ARGS_METADATA } from '../discovery/tool-parameters.reader.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
-import { REQUEST_CONTEXT_ID } from '../utils/nest-internals.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { REQUEST_CONTEXT_ID, withoutGlobalFilters } from '../utils/nest-internals.js';
+import { ToolCallEventsPublisher } from '../events/tool-call-events.publisher.js';
+import type { DetachedResponse } from './detached-response.js';
 import { DtoArgumentsValidator, type ArgumentsValidation } from './dto-arguments.validator.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { ToolCall } from './tool-call.js';
 import { toolErrorToResult } from './tool-error.mapper.js';
 import { normalizeToolResult } from './tool-result.normalizer.js';
+
+/** The seconds a rate limiter (`@nestjs/throttler`) asked the caller to wait, if any. */
+function retryAfterOf(response: DetachedResponse): number | undefined {
+  const retryAfter = Object.entries(response.getHeaders()).find(([name]) =>
+    name.startsWith('retry-after'),
+  )?.[1];
+  const seconds = Number(retryAfter);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
 
 /** Runs one tool call end to end and always answers with a `tools/call` result. */
 export type ToolInvoker = (call: ToolCall) => Promise<CallToolResult>;
@@ -32,24 +45,46 @@ export class ToolInvokerFactory {
   private readonly paramsFactory = new McpParamsFactory();
   private readonly validator = new DtoArgumentsValidator();
 
+  private readonly pipeline: ExternalContextCreator;
+
   constructor(
-    private readonly externalContextCreator: ExternalContextCreator,
+    externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
-  ) {}
+    private readonly events: ToolCallEventsPublisher,
+    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
+  ) {
+    this.pipeline =
+      options.useGlobalFilters === false
+        ? withoutGlobalFilters(externalContextCreator)
+        : externalContextCreator;
+  }
 
   create(tool: DiscoveredTool): ToolInvoker {
     const handlerFor = this.handlerResolver(tool);
     return async (call) => {
-      try {
-        // Validated before the pipeline but raised where pipes run (see McpParamsFactory),
-        // so guards still decide first what a caller learns.
-        call.validation = await this.validate(tool, call.arguments);
-        const handler = await handlerFor(call);
-        return normalizeToolResult(await handler(...call.handlerArgs()));
-      } catch (error) {
-        return toolErrorToResult(error, (unexpected) => this.reportUnexpected(tool, unexpected));
-      }
+      const startedAt = performance.now();
+      const result = await this.run(tool, handlerFor, call);
+      if (call.executed) this.events.afterResponse(call, result, startedAt);
+      return result;
     };
+  }
+
+  private async run(
+    tool: DiscoveredTool,
+    handlerFor: (call: ToolCall) => PipelineHandler | Promise<PipelineHandler>,
+    call: ToolCall,
+  ): Promise<CallToolResult> {
+    try {
+      // Validated before the pipeline but raised where pipes run (see McpParamsFactory),
+      // so guards still decide first what a caller learns.
+      call.validation = await this.validate(tool, call.arguments);
+      const handler = await handlerFor(call);
+      return normalizeToolResult(await handler(...call.handlerArgs()));
+    } catch (error) {
+      return toolErrorToResult(error, (unexpected) => this.reportUnexpected(tool, unexpected), {
+        retryAfterSeconds: retryAfterOf(call.detachedResponse),
+      });
+    }
   }
 
   private handlerResolver(
@@ -96,7 +131,7 @@ export class ToolInvokerFactory {
     contextId?: ContextId,
   ): PipelineHandler {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[tool.methodName];
-    return this.externalContextCreator.create(
+    return this.pipeline.create(
       instance,
       method,
       tool.methodName,

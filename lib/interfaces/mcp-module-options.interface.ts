@@ -38,4 +38,11 @@ export interface McpModuleOptions {
    * @example callerScopes: (request) => request.user?.permissions
    */
   callerScopes?: CallerScopesReader;
+  /**
+   * Whether the app's global exception filters run on tool calls. Method and class
+   * `@UseFilters()` always do. Set `false` when global filters were written for HTTP only
+   * and write the response themselves; the library then maps errors to tool results.
+   * @default true
+   */
+  useGlobalFilters?: boolean;
 }
