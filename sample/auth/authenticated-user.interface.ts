@@ -3,9 +3,17 @@ import type { Request } from 'express';
 /** What a caller may do: a reader searches and reads, an admin also changes the catalog. */
 export type Role = 'reader' | 'admin';
 
+/** What each role may do, as OAuth-style scopes (what `@McpScopes()` checks). */
+export const ROLE_SCOPES: Record<Role, readonly string[]> = {
+  reader: ['catalog.read'],
+  admin: ['catalog.read', 'catalog.write'],
+};
+
 /** Set by `BearerTokenGuard` on the HTTP request, for REST routes and MCP tools alike. */
 export interface AuthenticatedUser {
   readonly role: Role;
+  /** Read by `McpModule`'s default `callerScopes` for `@McpScopes()`. */
+  readonly scopes: readonly string[];
 }
 
 export type AuthenticatedRequest = Request & { user?: AuthenticatedUser };

@@ -6,15 +6,19 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { loadSampleConfig } from '../sample.config.js';
-import type { AuthenticatedRequest, Role } from './authenticated-user.interface.js';
+import {
+  ROLE_SCOPES,
+  type AuthenticatedRequest,
+  type Role,
+} from './authenticated-user.interface.js';
 
 /**
  * Accepts `Authorization: Bearer <token>` with one of the two configured tokens and records
- * the caller's role on the request. On the MCP endpoint it runs before any MCP processing
+ * the caller's role and scopes on the request. On the MCP endpoint it runs before any MCP processing
  * (it is in `http.guards`), so a caller without a valid token gets a plain HTTP 401.
  *
  * A real app would verify a JWT or ask its identity provider here; the rest of the sample
- * only relies on `request.user.role`.
+ * only relies on `request.user` (`role` for the REST routes, `scopes` for the tools).
  */
 @Injectable()
 export class BearerTokenGuard implements CanActivate {
@@ -39,7 +43,7 @@ export class BearerTokenGuard implements CanActivate {
         'Send "Authorization: Bearer <token>" with a reader or an admin token',
       );
     }
-    request.user = { role };
+    request.user = { role, scopes: ROLE_SCOPES[role] };
     return true;
   }
 }

@@ -4,12 +4,9 @@ import {
   Injectable,
   Logger,
   NotFoundException,
-  UseGuards,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { McpContext, McpTool, type McpCallContext } from 'nestjs-mcp';
-import { Roles } from '../auth/roles.decorator.js';
-import { RolesGuard } from '../auth/roles.guard.js';
+import { McpContext, McpScopes, McpTool, type McpCallContext } from 'nestjs-mcp';
 import { CreateProductDto } from './dto/create-product.dto.js';
 import { DeleteProductDto } from './dto/delete-product.dto.js';
 import { GetProductDto } from './dto/get-product.dto.js';
@@ -20,8 +17,9 @@ import { PRODUCT_SEED } from './products.seed.js';
 /**
  * The catalog's business logic, used by the REST controller and published as MCP tools by
  * `@McpTool()`. A tool call runs the same method as a REST request, through the Nest
- * pipeline: `@UseGuards(RolesGuard)` below applies to tool calls (a plain method call from
- * the controller does not run it, so the controller has its own guards).
+ * pipeline: `@McpScopes('catalog.write')` below is a guard on tool calls, which also hides
+ * the write tools from callers without the scope (a plain method call from the controller
+ * does not run it, so the controller has its own role guard).
  */
 @Injectable()
 export class CatalogService {
@@ -77,14 +75,13 @@ export class CatalogService {
   @McpTool({
     title: 'Create a product',
     description:
-      'Add a product to the catalog. Needs the admin role. `sku` must be unique and look like ' +
+      'Add a product to the catalog. Needs the catalog.write scope (admin token). `sku` must be unique and look like ' +
       'KIT-4001 (three capital letters, a dash, four digits); `price` is the unit price in EUR; ' +
       '`stock` is the number of units on hand. Returns the new product with its id. Fails with ' +
       'Conflict when the SKU is already used: search for it instead of creating it again.',
     annotations: { readOnlyHint: false, destructiveHint: false },
   })
-  @UseGuards(RolesGuard)
-  @Roles('admin')
+  @McpScopes('catalog.write')
   createProduct(input: CreateProductDto, @McpContext() call?: McpCallContext): Product {
     const existing = [...this.products.values()].find((product) => product.sku === input.sku);
     if (existing) {
@@ -110,13 +107,12 @@ export class CatalogService {
   @McpTool({
     title: 'Delete a product',
     description:
-      'Remove a product from the catalog by its id. Needs the admin role. This cannot be undone: ' +
+      'Remove a product from the catalog by its id. Needs the catalog.write scope (admin token). This cannot be undone: ' +
       'confirm with the user first. Returns the deleted product. Fails with Not Found when no ' +
       'product has that id, for example because it was already deleted.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   })
-  @UseGuards(RolesGuard)
-  @Roles('admin')
+  @McpScopes('catalog.write')
   deleteProduct(args: DeleteProductDto, @McpContext() call?: McpCallContext): Product {
     const product = this.findOrFail(args.id);
     this.products.delete(product.id);

@@ -83,7 +83,9 @@ describe.each(CLIENTS)('the sample catalog, $era', ({ connect }) => {
     };
     const refused = await reader.callTool('create_product', input);
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('Forbidden (403)');
+    expect(textOf(refused)).toBe(
+      'Forbidden (403): Missing scope(s): catalog.write; the caller has catalog.read.',
+    );
 
     const created = await admin.callTool('create_product', input);
     expect(created.isError).toBeFalsy();
