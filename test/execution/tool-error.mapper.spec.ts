@@ -55,6 +55,21 @@ describe('toolErrorToResult (the error mapping table)', () => {
     expect(result.structuredContent).toMatchObject({ statusCode });
   });
 
+  it('adds the wait a rate limiter asked for, in words and as data', () => {
+    const result = toolErrorToResult(
+      new HttpException('ThrottlerException: Too Many Requests', 429),
+      noUnexpected,
+      { retryAfterSeconds: 42 },
+    );
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: 'Too Many Requests (429): ThrottlerException: Too Many Requests Retry after 42 seconds.',
+      },
+    ]);
+    expect(result.structuredContent).toMatchObject({ statusCode: 429, retryAfterSeconds: 42 });
+  });
+
   it('masks any other error behind a generic message with the log reference', () => {
     const report = vi.fn(() => 'abcd1234');
     const error = new TypeError("Cannot read properties of undefined (reading 'secret')");
