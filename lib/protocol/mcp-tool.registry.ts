@@ -19,13 +19,13 @@ export class McpToolRegistry {
   private readonly byName: ReadonlyMap<string, RegisteredTool>;
   /** In the listed order (by name: the 2026-07-28 revision asks for a deterministic order). */
   private readonly ordered: readonly RegisteredTool[];
-  private readonly everyoneSees?: ListToolsResult;
+  private readonly everyoneSees?: Tool[];
 
   constructor(tools: readonly RegisteredTool[]) {
     this.byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
     this.ordered = tools.toSorted((a, b) => a.definition.name.localeCompare(b.definition.name));
     if (!this.dependsOnCaller) {
-      this.everyoneSees = { tools: this.ordered.map((tool) => tool.definition) };
+      this.everyoneSees = this.ordered.map((tool) => tool.definition);
     }
   }
 
@@ -48,7 +48,8 @@ export class McpToolRegistry {
 
   /** The tools this caller may see; `listingCall` makes the guards' context for one tool. */
   async listFor(listingCall: (toolName: string) => ToolCall): Promise<ListToolsResult> {
-    if (this.everyoneSees) return this.everyoneSees;
+    // A new result object each time: the SDK adds per-era fields (resultType, _meta) to it.
+    if (this.everyoneSees) return { tools: this.everyoneSees };
     const visible = await Promise.all(
       this.ordered.map(
         (tool) => !tool.isVisible.guarded || tool.isVisible(listingCall(tool.definition.name)),
