@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
     environment: 'node',
+    // As in a Nest app's entry file: decorators need the Reflect metadata API.
+    setupFiles: ['reflect-metadata'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -13,3 +13,10 @@ export type { CallerScopesReader } from './authorization/caller-scopes.js';
 export { McpEvents } from './events/mcp-events.js';
 export { MCP_TOOL_CALLED_EVENT, type McpToolCalledEvent } from './events/mcp-tool-called.event.js';
 export { mcpCacheKey } from './execution/mcp-cache-key.js';
+export * from './content/index.js';
+export type { ArgumentIssue } from './execution/dto-arguments.validator.js';
+export {
+  KNOWN_SCHEMA_GAPS,
+  type KnownSchemaGap,
+} from './schema/validation-constraint.converters.js';
+export type { JsonSchema } from './schema/json-schema.interface.js';

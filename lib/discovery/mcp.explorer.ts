@@ -9,7 +9,9 @@ import {
   invalidToolNameMessage,
   missingDescriptionMessage,
 } from '../mcp.messages.js';
+import { ToolOutputValidator } from '../execution/tool-output.validator.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
@@ -117,16 +119,50 @@ export class McpExplorer {
     const title = options.title ?? apiOperation?.summary;
     const description = options.description ?? apiOperation?.description;
     if (!description) this.logger.warn(missingDescriptionMessage(name, where));
+    if (options.arguments && !dto) {
+      throw new McpConfigurationError(
+        `${where} has the "arguments" option of @McpTool() but takes no arguments DTO.`,
+      );
+    }
+    const { output } = options;
+    const inputSchema = this.inWhere(where, () =>
+      this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
+    );
+    const outputSchema =
+      output && this.inWhere(where, () => this.schemaFactory.createOutputSchema(output));
     const definition: Tool = {
       name,
       ...(title && { title }),
       ...(description && { description }),
-      inputSchema: this.schemaFactory.createInputSchema(dto) as Tool['inputSchema'],
+      inputSchema: inputSchema as Tool['inputSchema'],
+      // Listed at its natural root; the SDK wraps a non-object root for 2025-era clients.
+      ...(outputSchema && { outputSchema: outputSchema as Tool['outputSchema'] }),
       ...(options.annotations && { annotations: options.annotations }),
       ...(options.icons && { icons: options.icons }),
       ...(options._meta && { _meta: options._meta }),
     };
-    return { definition, where, wrapper, methodName, dto };
+    return {
+      definition,
+      where,
+      wrapper,
+      methodName,
+      dto,
+      // Compiled once here, so that no call compiles a schema.
+      ...(dto && { argumentsCheck: compileJsonSchema(inputSchema, 'the arguments') }),
+      ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
+    };
+  }
+
+  /** Schema mistakes found at bootstrap name the tool they belong to. */
+  private inWhere<T>(where: string, build: () => T): T {
+    try {
+      return build();
+    } catch (error) {
+      if (error instanceof McpConfigurationError) {
+        throw new McpConfigurationError(`${where}: ${error.message}`);
+      }
+      throw error;
+    }
   }
 
   private assertUniqueNames(tools: DiscoveredTool[]): void {

@@ -1,14 +1,35 @@
 import { plainToInstance, type TargetMap } from 'class-transformer';
-import { validate, ValidationTypes, type ValidationError } from 'class-validator';
-import { getDtoProperties, resolveNestedTarget } from '../schema/dto-schema.factory.js';
+import {
+  getMetadataStorage,
+  validate,
+  ValidationTypes,
+  type ValidationError,
+} from 'class-validator';
+import {
+  DtoSchemaFactory,
+  getDtoProperties,
+  resolveNestedTarget,
+} from '../schema/dto-schema.factory.js';
+import {
+  compileJsonSchema,
+  renderValues,
+  type JsonSchemaCheck,
+  type SchemaIssue,
+} from '../schema/json-schema.check.js';
+import { enumValues, isInValues } from '../schema/validation-constraint.converters.js';
 
 /** One reason the arguments of a call were rejected. */
 export interface ArgumentIssue {
   /** JSON Pointer (RFC 6901) to the offending value: "/address/zip", "/tags/1"; "" for the whole object. */
   path: string;
-  /** The class-validator constraint that failed, e.g. "isInt", "whitelistValidation". */
+  /**
+   * The class-validator constraint that failed ("isInt", "whitelistValidation"), or the
+   * JSON Schema keyword ("enum", "required") where only the tool's schema rejects the value.
+   */
   constraint: string;
   message: string;
+  /** The values allowed here, where the rule lists them (`@IsEnum()`, `@IsIn()`, `enum`). */
+  allowed?: unknown[];
 }
 
 export type ArgumentsValidation<T> =
@@ -28,7 +49,22 @@ interface DtoShape {
   readonly properties: ReadonlyMap<string, Function | undefined>;
   /** Nested classes the schema found through `design:type` only (no `@Type()`). */
   readonly designTypeFallbacks: Readonly<Record<string, Function>>;
+  /** property → constraint (`isEnum`, `isIn`) → the values it lists, for messages. */
+  readonly lists: ReadonlyMap<string, ReadonlyMap<string, ListedRule>>;
+  /** A `@Type()` discriminator, which makes class-transformer edit the plain object. */
+  readonly hasDiscriminator: boolean;
 }
+
+interface ListedRule {
+  readonly values: unknown[];
+  /** The rule has its own `message`, which is then kept as written. */
+  readonly customMessage: boolean;
+}
+
+const LIST_VALUES: Readonly<Record<string, (constraints: readonly unknown[]) => unknown[]>> = {
+  isEnum: enumValues,
+  isIn: isInValues,
+};
 
 const escapePointer = (segment: string): string =>
   segment.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -45,10 +81,35 @@ const describeValue = (value: unknown): string => {
   return `a ${typeof value}`;
 };
 
+const segmentsOf = (path: string) => (path === '' ? [] : path.slice(1).split('/'));
+
+/** Whether one path is the other or inside it: both then speak of the same value. */
+const overlaps = (a: string, b: string): boolean => {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const prefix = segmentsOf(short);
+  const rest = segmentsOf(long);
+  return prefix.every((segment, index) => rest[index] === segment);
+};
+
+const fromSchemaIssue = ({ path, keyword, message, allowed }: SchemaIssue): ArgumentIssue => ({
+  path,
+  constraint: keyword,
+  message,
+  ...(allowed && { allowed: [...allowed] }),
+});
+
 /**
- * Checks the arguments of a tool call against its DTO with class-transformer and
- * class-validator, as the JSON Schema from `DtoSchemaFactory` describes them, and reports
- * each problem with a JSON Pointer so the model can fix that field and retry.
+ * Checks the arguments of a tool call the way the tool's JSON Schema describes them,
+ * and reports each problem with a JSON Pointer so the model can fix that field and retry.
+ *
+ * Two checks, and a call must pass both, so that what the schema allows and what the
+ * server accepts never differ: the schema itself (with the MCP SDK's Ajv 2020-12
+ * validator), then class-transformer and class-validator, which build the DTO instance the
+ * method receives and enforce the rules no schema can state (custom validators). Where
+ * class-validator alone is looser than the DTO says (a numeric enum's member names, a
+ * nested DTO left out), the schema decides; `KNOWN_SCHEMA_GAPS` lists those places.
+ * class-validator's messages come first; schema issues are added for the values it
+ * let through.
  * @publicApi
  */
 export class DtoArgumentsValidator {
@@ -56,18 +117,30 @@ export class DtoArgumentsValidator {
   // and the invoker keeps one validator for the app's lifetime.
   private readonly shapes = new WeakMap<Function, DtoShape>();
   private readonly targetMaps = new WeakMap<Function, TargetMap[]>();
+  private readonly discriminated = new WeakMap<Function, boolean>();
+  private readonly schemaChecks = new WeakMap<Function, JsonSchemaCheck>();
+  private readonly storage = getMetadataStorage();
 
+  /**
+   * @param schemaCheck The tool's input schema, compiled at bootstrap
+   * (`compileJsonSchema(inputSchema)`); built from the DTO on first use when left out.
+   */
   async validate<T extends object>(
     dto: new (...a: any[]) => T,
     args: unknown,
+    schemaCheck: JsonSchemaCheck = this.schemaCheckOf(dto),
   ): Promise<ArgumentsValidation<T>> {
     const plain = args === undefined ? {} : args;
     if (!isPlainObject(plain)) {
       const message = `the arguments must be a JSON object, but got ${describeValue(plain)}`;
       return { ok: false, issues: [{ path: '', constraint: 'isObject', message }] };
     }
+    const schemaIssues = schemaCheck(plain);
     const targetMaps = this.targetMapsOf(dto);
-    const instance = plainToInstance(dto, plain, targetMaps.length > 0 ? { targetMaps } : {});
+    // A discriminator makes class-transformer delete its property from the plain object;
+    // the call's raw arguments (what guards see) must stay as the client sent them.
+    const source = this.isDiscriminated(dto) ? structuredClone(plain) : plain;
+    const instance = plainToInstance(dto, source, targetMaps.length > 0 ? { targetMaps } : {});
     // class-validator calls a class without rules "an unknown value"; the schema of such a
     // DTO is an empty object, so only unknown keys (found below) are wrong.
     const errors =
@@ -77,7 +150,39 @@ export class DtoArgumentsValidator {
     for (const issue of this.unknownKeys(plain, dto, '')) {
       if (!reported.has(issue.path)) issues.push(issue);
     }
+    // class-validator's messages (the DTO's own words) win where both found a problem.
+    const explained = issues.map((issue) => issue.path);
+    for (const issue of schemaIssues) {
+      if (!explained.some((path) => overlaps(path, issue.path)))
+        issues.push(fromSchemaIssue(issue));
+    }
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: instance };
+  }
+
+  private schemaCheckOf(dto: Function): JsonSchemaCheck {
+    let check = this.schemaChecks.get(dto);
+    if (!check) {
+      check = compileJsonSchema(new DtoSchemaFactory().createInputSchema(dto), 'the arguments');
+      this.schemaChecks.set(dto, check);
+    }
+    return check;
+  }
+
+  private isDiscriminated(dto: Function): boolean {
+    let found = this.discriminated.get(dto);
+    if (found !== undefined) return found;
+    found = false;
+    const visited = new Set<Function>();
+    const visit = (current: Function) => {
+      if (found || visited.has(current)) return;
+      visited.add(current);
+      const shape = this.shapeOf(current);
+      if (shape.hasDiscriminator) found = true;
+      for (const nested of shape.properties.values()) if (nested) visit(nested);
+    };
+    visit(dto);
+    this.discriminated.set(dto, found);
+    return found;
   }
 
   private shapeOf(dto: Function): DtoShape {
@@ -85,6 +190,8 @@ export class DtoArgumentsValidator {
     if (shape) return shape;
     const properties = new Map<string, Function | undefined>();
     const designTypeFallbacks: Record<string, Function> = {};
+    const lists = new Map<string, Map<string, ListedRule>>();
+    let hasDiscriminator = false;
     for (const { name, metadatas } of getDtoProperties(dto)) {
       const nested = metadatas.filter((m) => m.type === ValidationTypes.NESTED_VALIDATION);
       let target: ReturnType<typeof resolveNestedTarget> | undefined;
@@ -100,8 +207,21 @@ export class DtoArgumentsValidator {
       }
       properties.set(name, target?.type);
       if (target?.type && target.fromDesignType) designTypeFallbacks[name] = target.type;
+      if (target?.discriminator) hasDiscriminator = true;
+      for (const metadata of metadatas) {
+        const validator = this.storage.getTargetValidatorConstraints(metadata.constraintCls)[0]
+          ?.name;
+        const read = validator && Object.hasOwn(LIST_VALUES, validator) && LIST_VALUES[validator];
+        if (!read || !validator) continue;
+        const rules = lists.get(name) ?? new Map<string, ListedRule>();
+        rules.set(validator, {
+          values: read(metadata.constraints ?? []),
+          customMessage: metadata.message !== undefined,
+        });
+        lists.set(name, rules);
+      }
     }
-    shape = { properties, designTypeFallbacks };
+    shape = { properties, designTypeFallbacks, lists, hasDiscriminator };
     this.shapes.set(dto, shape);
     return shape;
   }
@@ -148,10 +268,26 @@ export class DtoArgumentsValidator {
       const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) =>
         constraint === ValidationTypes.WHITELIST
           ? this.unknownPropertyIssue(error.property, path, error.target?.constructor)
-          : { path, constraint, message },
+          : this.withAllowedValues({ path, constraint, message }, error),
       );
       return [...own, ...this.flatten(error.children ?? [], path)];
     });
+  }
+
+  /**
+   * Adds the list of an `@IsEnum()`/`@IsIn()` rule. Its default message spells the values
+   * without types ("1, 2" or "red, blue"), so it is replaced by one with JSON values, which
+   * tell a model that 1 is not "1"; a message the DTO wrote itself is kept.
+   */
+  private withAllowedValues(issue: ArgumentIssue, error: ValidationError): ArgumentIssue {
+    const dto = error.target?.constructor;
+    const rule = dto && this.shapeOf(dto).lists.get(error.property)?.get(issue.constraint);
+    if (!rule) return issue;
+    const each = issue.message.startsWith('each value in ') ? 'each value in ' : '';
+    const message = rule.customMessage
+      ? issue.message
+      : `${each}${error.property} must be one of ${renderValues(rule.values)}`;
+    return { ...issue, message, allowed: [...rule.values] };
   }
 
   /**
@@ -182,10 +318,15 @@ export class DtoArgumentsValidator {
 }
 
 /**
- * The issues as short text a model can act on:
+ * The issues as short text a model can act on, one line per field, with the allowed
+ * values where the rule lists them:
  * `Invalid arguments:\n- /price: price must not be less than 0`.
  */
 export function formatIssues(issues: readonly ArgumentIssue[]): string {
-  const lines = issues.map((issue) => `- ${issue.path || '(root)'}: ${issue.message}`);
+  const lines = issues.map((issue) => {
+    const listed = issue.allowed && renderValues(issue.allowed);
+    const allowed = listed && !issue.message.includes(listed) ? ` (allowed: ${listed})` : '';
+    return `- ${issue.path || '(root)'}: ${issue.message}${allowed}`;
+  });
   return ['Invalid arguments:', ...lines].join('\n');
 }

@@ -48,7 +48,8 @@ function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): C
  *
  * | thrown                      | result                                                    |
  * | --------------------------- | --------------------------------------------------------- |
- * | InvalidToolArgumentsError   | each problem (JSON pointer, message); issues in structured |
+ * | InvalidToolArgumentsError   | each problem (JSON pointer, message, allowed values where   |
+ * |                             | the rule lists them); the issues as structured content     |
  * | McpToolError                | its message; its `data` as structured content             |
  * | HttpException (any status)  | "<Error> (<status>): <message>" (+ "Retry after N seconds."
  * |                             | when a rate limiter said so); the Nest body as structured   |

@@ -63,7 +63,9 @@ export class ToolInvokerFactory {
     const handlerFor = this.handlerResolver(tool);
     return async (call) => {
       const startedAt = performance.now();
-      const result = await this.run(tool, handlerFor, call);
+      const outcome = await this.run(tool, handlerFor, call);
+      // A declared output is checked last, error results included (ToolOutputValidator).
+      const result = tool.outputValidator?.apply(outcome, call.era) ?? outcome;
       if (call.executed) this.events.afterResponse(call, result, startedAt);
       return result;
     };
@@ -79,7 +81,9 @@ export class ToolInvokerFactory {
       // so guards still decide first what a caller learns.
       call.validation = await this.validate(tool, call.arguments);
       const handler = await handlerFor(call);
-      return normalizeToolResult(await handler(...call.handlerArgs()));
+      return normalizeToolResult(await handler(...call.handlerArgs()), {
+        structured: tool.outputValidator !== undefined,
+      });
     } catch (error) {
       return toolErrorToResult(error, (unexpected) => this.reportUnexpected(tool, unexpected), {
         retryAfterSeconds: retryAfterOf(call.detachedResponse),
@@ -148,7 +152,7 @@ export class ToolInvokerFactory {
     tool: DiscoveredTool,
     args: Readonly<Record<string, unknown>>,
   ): Promise<ArgumentsValidation<object | undefined>> {
-    if (tool.dto) return this.validator.validate(tool.dto, args);
+    if (tool.dto) return this.validator.validate(tool.dto, args, tool.argumentsCheck);
     const unexpected = Object.keys(args);
     if (unexpected.length === 0) return { ok: true, value: undefined };
     return {

@@ -27,31 +27,47 @@ function isCallToolResult(value: object): value is CallToolResult {
 
 const CALL_TOOL_RESULT_KEYS = new Set(['content', 'structuredContent', 'isError', '_meta']);
 
+export interface NormalizeOptions {
+  /**
+   * The tool declares an output (`@McpTool({ output })`): a scalar result is also sent as
+   * `structuredContent`, so that it can be checked against the output schema.
+   * @default false
+   */
+  structured?: boolean;
+}
+
 /**
  * Turns what a tool method returned into a `tools/call` result:
- * - a string, number or boolean → one text content;
+ * - a string, number or boolean → one text content (plus `structuredContent` when the
+ *   tool declares an output);
  * - an MCP content block, a list of them, or a whole `CallToolResult` → passed through;
  * - any other object or array → JSON text plus `structuredContent`, serialised the way Nest
- *   serialises responses (`instanceToPlain`, so `@Exclude()` fields never leak);
+ *   serialises responses (`instanceToPlain`, so `@Exclude()` fields never leak, then JSON,
+ *   so a `Date` becomes the ISO string the client receives);
  * - `undefined` or `null` → no content.
  *
  * The era-specific wire shape (for example wrapping a non-object `structuredContent` for
  * 2025 clients) is applied afterwards by the SDK's `projectCallToolResult`.
  */
-export function normalizeToolResult(value: unknown): CallToolResult {
+export function normalizeToolResult(
+  value: unknown,
+  { structured = false }: NormalizeOptions = {},
+): CallToolResult {
   if (value === undefined || value === null) return { content: [] };
-  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    return { content: [{ type: 'text', text: String(value) }] };
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    const text = { content: [{ type: 'text' as const, text: String(value) }] };
+    return structured ? { ...text, structuredContent: value } : text;
   }
+  if (typeof value === 'bigint') return { content: [{ type: 'text', text: String(value) }] };
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) {
     return { content: value };
   }
   if (typeof value === 'object' && isCallToolResult(value)) return value;
-  const structured = instanceToPlain(value) as Record<string, unknown>;
+  const text = JSON.stringify(instanceToPlain(value));
   return {
-    content: [{ type: 'text', text: JSON.stringify(structured) }],
-    structuredContent: structured,
+    content: [{ type: 'text', text }],
+    // What the client will parse, exactly: the output check must see the same value.
+    structuredContent: JSON.parse(text) as unknown,
   };
 }

@@ -1,4 +1,22 @@
 import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Type } from '@nestjs/common';
+
+/**
+ * What a tool returns, for its `outputSchema`: a DTO class described by the same
+ * class-validator decorators as arguments (`ProductDto`), a list of them (`[ProductDto]`),
+ * or a scalar (`String`, `Number`, `Boolean`, `Date`, `[String]`, ...).
+ */
+export type McpToolOutput = Type<unknown> | readonly [Type<unknown>];
+
+/** How one argument is documented for the model, in addition to its DTO rules. */
+export interface McpArgumentOptions {
+  /** What the argument means and how to choose its value. */
+  description?: string;
+  /** Example values (JSON Schema `examples`). */
+  examples?: unknown[];
+  /** Marks the argument as deprecated (JSON Schema `deprecated: true`). */
+  deprecated?: boolean;
+}
 
 /** Options of `@McpTool()`. Every field is optional. */
 export interface McpToolOptions {
@@ -24,6 +42,23 @@ export interface McpToolOptions {
   icons?: Icon[];
   /** Extra metadata published with the tool in `tools/list`. */
   _meta?: Record<string, unknown>;
+  /**
+   * The declared result: the tool then lists an `outputSchema`, and every result is
+   * checked against it before it is sent (a mismatch becomes an `isError` result and is
+   * logged). 2025-era clients see a non-object result wrapped as `{ "result": ... }`, in
+   * the schema and in `structuredContent` alike; 2026-07-28 clients see it as it is.
+   * @example output: [ProductDto]
+   * @default no `outputSchema`; results are not checked
+   */
+  output?: McpToolOutput;
+  /**
+   * Descriptions, examples and deprecation of the top-level arguments, by property name; a
+   * string is a description. They take precedence over `@ApiProperty()` (`@nestjs/swagger`),
+   * which is read when present. Every key must name a property of the arguments DTO.
+   * @example arguments: { limit: 'How many products to return, at most 100.' }
+   * @default the `@ApiProperty()` texts, if any
+   */
+  arguments?: Record<string, string | McpArgumentOptions>;
   /**
    * Keeps the method off MCP, with the reason why (for the next reader, the startup log at
    * debug level and `McpServerHost#hiddenTools()`). Useful to keep the decorator and its

@@ -1,5 +1,11 @@
 export { DtoSchemaFactory } from './dto-schema.factory.js';
-export type { DtoSchemaFactoryOptions, SchemaGapNotice } from './dto-schema.factory.js';
+export type {
+  DtoSchemaFactoryOptions,
+  InputSchemaOptions,
+  SchemaGapNotice,
+} from './dto-schema.factory.js';
+export { compileJsonSchema, renderValues } from './json-schema.check.js';
+export type { JsonSchemaCheck, SchemaIssue } from './json-schema.check.js';
 export type { JsonSchema, JsonSchemaTypeName } from './json-schema.interface.js';
 export {
   KNOWN_SCHEMA_GAPS,

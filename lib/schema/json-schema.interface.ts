@@ -4,8 +4,8 @@ export type JsonSchemaTypeName =
 
 /**
  * A JSON Schema 2020-12 document or subschema. The keywords this library emits are typed;
- * the index signature keeps room for annotations added later (descriptions, examples,
- * localized titles) without widening every caller to `Record<string, unknown>`.
+ * the index signature keeps room for annotations added later (localized titles) without
+ * widening every caller to `Record<string, unknown>`.
  */
 export interface JsonSchema {
   $ref?: string;
@@ -15,14 +15,28 @@ export interface JsonSchema {
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
   enum?: unknown[];
+  const?: unknown;
+  not?: JsonSchema;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
   format?: string;
   allOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  title?: string;
   description?: string;
+  default?: unknown;
+  examples?: unknown[];
+  deprecated?: boolean;
   [keyword: string]: unknown;
 }

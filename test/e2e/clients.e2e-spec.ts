@@ -60,7 +60,10 @@ describe.each(CLIENTS)('real MCP client over Streamable HTTP, $era', ({ connect 
       },
     });
     const echo = tools.find((tool) => tool.name === 'echo')!;
-    expect(echo.inputSchema.properties.note).toEqual({ $ref: '#/$defs/NoteDto' });
+    // Optional, so null is allowed as well (@IsOptional() lets null through).
+    expect(echo.inputSchema.properties.note).toEqual({
+      anyOf: [{ type: 'null' }, { $ref: '#/$defs/NoteDto' }],
+    });
     expect(echo.inputSchema.$defs.NoteDto).toMatchObject({
       type: 'object',
       additionalProperties: false,

@@ -46,8 +46,9 @@ describe.each(CLIENTS)('the sample catalog, $era', ({ connect }) => {
       type: 'object',
       additionalProperties: false,
       properties: {
-        category: { enum: ['books', 'electronics', 'garden', 'kitchen', 'toys'] },
-        limit: { type: 'integer', minimum: 1, maximum: 50 },
+        // Optional arguments also take null, as @IsOptional() lets null through.
+        category: { enum: ['books', 'electronics', 'garden', 'kitchen', 'toys', null] },
+        limit: { type: ['integer', 'null'], minimum: 1, maximum: 50 },
       },
     });
     expect(search.inputSchema.required).toBeUndefined();

@@ -13,6 +13,9 @@ function context(type: string, call?: { toolName: string; arguments: Record<stri
   } as unknown as ExecutionContext;
 }
 
+const key = (toolName: string, args: Record<string, unknown>) =>
+  mcpCacheKey(context('mcp', { toolName, arguments: args }));
+
 describe('mcpCacheKey', () => {
   it('keys a call by tool and arguments, whatever the key order', () => {
     const a = mcpCacheKey(
@@ -26,8 +29,6 @@ describe('mcpCacheKey', () => {
   });
 
   it('tells different arguments and tools apart', () => {
-    const key = (toolName: string, args: Record<string, unknown>) =>
-      mcpCacheKey(context('mcp', { toolName, arguments: args }));
     expect(key('rates', { from: 'EUR' })).not.toBe(key('rates', { from: 'GBP' }));
     expect(key('rates', {})).not.toBe(key('fees', {}));
   });

@@ -117,7 +117,8 @@ describe('DtoSchemaFactory', () => {
       type: 'object',
       properties: {
         name: { type: 'string' },
-        description: { type: 'string' },
+        // @IsOptional() lets null through as well as a missing value.
+        description: { type: ['string', 'null'] },
         price: { type: 'number', minimum: 0 },
       },
       required: ['name', 'price'],
@@ -140,7 +141,7 @@ describe('DtoSchemaFactory', () => {
 
     expect(schemaOf(SearchDto)).toStrictEqual({
       type: 'object',
-      properties: { query: { type: 'string' } },
+      properties: { query: { type: ['string', 'null'] } },
       additionalProperties: false,
     });
   });
@@ -464,11 +465,11 @@ describe('DtoSchemaFactory', () => {
   });
 
   describe('presence', () => {
-    it('lists a property that has only @IsDefined() as required, with no constraint', () => {
+    it('lists a property that has only @IsDefined() as required and not null', () => {
       class Dto {
         @IsDefined() value!: unknown;
       }
-      expect(property(Dto)).toStrictEqual({ schema: {}, required: true });
+      expect(property(Dto)).toStrictEqual({ schema: { not: { const: null } }, required: true });
     });
 
     it('lists a property that has only @Allow() as optional, with no constraint', () => {
@@ -582,7 +583,7 @@ describe('DtoSchemaFactory', () => {
         type: 'object',
         properties: {
           shipping: { $ref: '#/$defs/AddressDto' },
-          billing: { $ref: '#/$defs/AddressDto' },
+          billing: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/AddressDto' }] },
           lines: { type: 'array', items: { $ref: '#/$defs/OrderLineDto' } },
         },
         required: ['shipping', 'lines'],
@@ -642,7 +643,7 @@ describe('DtoSchemaFactory', () => {
         type: 'object',
         properties: {
           name: { type: 'string' },
-          children: { type: 'array', items: { $ref: '#/$defs/CategoryDto' } },
+          children: { type: ['array', 'null'], items: { $ref: '#/$defs/CategoryDto' } },
         },
         required: ['name'],
         additionalProperties: false,
@@ -728,7 +729,7 @@ describe('DtoSchemaFactory', () => {
         @ValidateNested() @Type(() => AddressDto) value!: AddressDto;
       }
       expect(property(Dto).required).toBe(true);
-      expect(notices.map((notice) => notice.gap)).toEqual(['nested-presence']);
+      expect(notices.map((notice) => notice.gap)).toEqual(['missing-value']);
     });
   });
 
@@ -758,7 +759,10 @@ describe('DtoSchemaFactory', () => {
       class UpdateProductDto extends PartialType(BaseProductDto) {}
       expect(schemaOf(UpdateProductDto)).toStrictEqual({
         type: 'object',
-        properties: { name: { type: 'string' }, price: { type: 'number', minimum: 0 } },
+        properties: {
+          name: { type: ['string', 'null'] },
+          price: { type: ['number', 'null'], minimum: 0 },
+        },
         additionalProperties: false,
       });
     });
