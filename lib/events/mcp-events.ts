@@ -35,6 +35,11 @@ export class McpEvents implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /** @internal Whether anyone listens, so that calls build no event for nobody. */
+  get listened(): boolean {
+    return this.toolCalls.observed || this.emitter !== undefined;
+  }
+
   /** @internal */
   publishToolCalled(event: McpToolCalledEvent): void {
     this.toolCalls.next(event);

@@ -19,6 +19,7 @@ export class ToolCallEventsPublisher {
   ) {}
 
   afterResponse(call: ToolCall, result: CallToolResult, startedAt: number): void {
+    if (!this.events.listened) return;
     const event = {
       server: this.options.name,
       tool: call.toolName,

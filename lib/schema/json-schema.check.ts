@@ -16,13 +16,16 @@ export interface SchemaIssue {
 export type JsonSchemaCheck = (value: unknown) => SchemaIssue[];
 
 /**
- * Compiles a schema once (at bootstrap) with the MCP SDK's own validator, Ajv in its
- * 2020-12 dialect with formats, the engine clients use to check what they are shown.
+ * A check of a schema with the MCP SDK's own validator, Ajv in its 2020-12 dialect with
+ * formats, the engine clients use to check what they are shown. It is compiled once, on
+ * its first use: compiling every tool's schema up front was two thirds of the bootstrap of
+ * an app with 1,000 tools (bench/README.md), most of which may never be called.
  * @param subject What to call the value itself in messages ("the arguments", "the result").
  */
 export function compileJsonSchema(schema: JsonSchema, subject = 'the value'): JsonSchemaCheck {
-  const standard = fromJsonSchema(schema as JsonSchemaType)['~standard'];
+  let standard: ReturnType<typeof fromJsonSchema>['~standard'] | undefined;
   return (value) => {
+    standard ??= fromJsonSchema(schema as JsonSchemaType)['~standard'];
     const result = standard.validate(value);
     // The SDK's JSON Schema adapter is synchronous (Ajv compiles to plain functions).
     if (result instanceof Promise) throw new TypeError('Expected a synchronous JSON Schema check');
