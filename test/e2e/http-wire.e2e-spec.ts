@@ -2,11 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApp, type RunningApp } from '../support/fixture-app.js';
+import { MODERN_VERSION as MODERN, modernRequest } from '../support/mcp-post.js';
 
-const MODERN = '2026-07-28';
 const ACCEPT = 'application/json, text/event-stream';
 
-/** A 2026-07-28 request: the envelope in `_meta` and the standard headers. */
+/** A 2026-07-28 request of the reader; `name` overrides the `Mcp-Name` header. */
 function modernPost(
   app: INestApplication,
   path: string,
@@ -14,26 +14,9 @@ function modernPost(
   params: Record<string, unknown> = {},
   name?: string,
 ) {
-  const req = request(app.getHttpServer())
-    .post(path)
-    .set('Authorization', 'Bearer reader')
-    .set('Accept', ACCEPT)
-    .set('Content-Type', 'application/json')
-    .set('MCP-Protocol-Version', MODERN)
-    .set('Mcp-Method', method);
-  if (name) req.set('Mcp-Name', name);
-  return req.send({
-    jsonrpc: '2.0',
-    id: 1,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MODERN,
-        'io.modelcontextprotocol/clientCapabilities': {},
-        'io.modelcontextprotocol/clientInfo': { name: 'curl', version: '1' },
-      },
-    },
+  return modernRequest(app, path, method, params, {
+    Authorization: 'Bearer reader',
+    ...(name && { 'Mcp-Name': name }),
   });
 }
 

@@ -4,16 +4,17 @@ import request from 'supertest';
 export const MODERN_VERSION = '2026-07-28';
 
 /**
- * Posts one 2026-07-28 JSON-RPC request in-process (supertest), with the envelope and the
- * standard headers a modern client sends, and returns the JSON-RPC message.
+ * One 2026-07-28 JSON-RPC request, in-process (supertest), with the envelope and the
+ * standard headers a modern client sends; `headers` add to them or override them (a wrong
+ * `Mcp-Name`, say).
  */
-export async function postModern(
+export function modernRequest(
   app: INestApplication,
   path: string,
   method: string,
   params: Record<string, unknown> = {},
   headers: Record<string, string> = {},
-): Promise<{ status: number; message: Record<string, any> }> {
+): request.Test {
   const req = request(app.getHttpServer())
     .post(path)
     .set('Accept', 'application/json, text/event-stream')
@@ -22,7 +23,7 @@ export async function postModern(
     .set('Mcp-Method', method);
   if (typeof params.name === 'string') req.set('Mcp-Name', params.name);
   for (const [name, value] of Object.entries(headers)) req.set(name, value);
-  const res = await req.send({
+  return req.send({
     jsonrpc: '2.0',
     id: 1,
     method,
@@ -31,8 +32,16 @@ export async function postModern(
       _meta: {
         'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
         'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'supertest', version: '1' },
       },
     },
   });
+}
+
+/** {@link modernRequest}, answered: the HTTP status and the JSON-RPC message. */
+export async function postModern(
+  ...args: Parameters<typeof modernRequest>
+): Promise<{ status: number; message: Record<string, any> }> {
+  const res = await modernRequest(...args);
   return { status: res.status, message: res.body };
 }
