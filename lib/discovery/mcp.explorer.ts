@@ -147,7 +147,7 @@ export class McpExplorer {
       wrapper,
       methodName,
       dto,
-      // Compiled once here, so that no call compiles a schema.
+      // Built here, compiled on the tool's first call (compileJsonSchema), then reused.
       ...(dto && { argumentsCheck: compileJsonSchema(inputSchema, 'the arguments') }),
       ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
     };
