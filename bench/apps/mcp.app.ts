@@ -1,0 +1,30 @@
+import { Injectable, Module, type Type } from '@nestjs/common';
+import { McpModule, McpTool } from 'nestjs-mcp';
+import { ADD_NUMBERS_DESCRIPTION, AddNumbersDto, addNumbersText } from './add-numbers.js';
+import { createToolProviders } from './generated-tools.js';
+
+/** The tool of ours (c): a method of a plain Nest service, its DTO validated per call. */
+@Injectable()
+export class AddNumbersService {
+  @McpTool({ description: ADD_NUMBERS_DESCRIPTION, annotations: { readOnlyHint: true } })
+  addNumbers(input: AddNumbersDto): string {
+    return addNumbersText(input);
+  }
+}
+
+export interface McpAppOptions {
+  /** Tools in all, `add_numbers` included. @default 1 */
+  tools?: number;
+  /** Whether to import `McpModule` (false: the same providers, no MCP). @default true */
+  mcp?: boolean;
+}
+
+/** Ours (c, d, e, f): an app whose services publish tools through `McpModule.forRoot()`. */
+export function createMcpAppModule({ tools = 1, mcp = true }: McpAppOptions = {}): Type {
+  @Module({
+    imports: mcp ? [McpModule.forRoot({ name: 'bench', version: '1.0.0' })] : [],
+    providers: [AddNumbersService, ...createToolProviders(tools - 1)],
+  })
+  class BenchMcpAppModule {}
+  return BenchMcpAppModule;
+}
