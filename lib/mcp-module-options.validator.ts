@@ -33,7 +33,26 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     if (typeof http !== 'object' || http === null) {
       problems.push('"http" must be an object ({ path, guards }) or false');
     } else {
-      const { path, guards } = http as Record<string, unknown>;
+      const { path, guards, allowedHosts, allowedOrigins, dnsRebindingProtection } = http as Record<
+        string,
+        unknown
+      >;
+      for (const [option, list] of [
+        ['allowedHosts', allowedHosts],
+        ['allowedOrigins', allowedOrigins],
+      ] as const) {
+        if (
+          list !== undefined &&
+          !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
+        ) {
+          problems.push(
+            `"http.${option}" must be an array of hostnames such as ['localhost', 'mcp.example.com']`,
+          );
+        }
+      }
+      if (dnsRebindingProtection !== undefined && typeof dnsRebindingProtection !== 'boolean') {
+        problems.push('"http.dnsRebindingProtection" must be true or false');
+      }
       if (path !== undefined && typeof path !== 'string')
         problems.push('"http.path" must be a string such as \'mcp\'');
       if (guards !== undefined) {

@@ -16,6 +16,25 @@ export interface McpHttpOptions {
    * @default []
    */
   guards?: Array<Type<CanActivate> | CanActivate>;
+  /**
+   * Hostnames (no port) the `Host` header may name, checked on every request. Without it,
+   * requests that arrive on a loopback address must name `localhost`, `127.0.0.1` or
+   * `[::1]` (DNS rebinding protection).
+   * @default localhost names on loopback connections, no check otherwise
+   * @example allowedHosts: ['localhost', 'mcp.example.com']
+   */
+  allowedHosts?: string[];
+  /**
+   * Origin hostnames (no scheme, no port) a browser request may come from, checked on every
+   * request that carries `Origin`; a bad `Origin` gets 403.
+   * @default localhost origins on loopback connections, no check otherwise
+   */
+  allowedOrigins?: string[];
+  /**
+   * `false` turns the `Host`/`Origin` checks off (for example behind a proxy that checks them).
+   * @default true
+   */
+  dnsRebindingProtection?: boolean;
 }
 
 /** Options of `McpModule.forRoot()` (and what `forRootAsync()`'s factory returns). */

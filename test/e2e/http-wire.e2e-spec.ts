@@ -174,6 +174,23 @@ describe('Streamable HTTP endpoint, raw JSON-RPC', () => {
     expect(res.status).toBe(405);
   });
 
+  it.each([
+    ['Host', 'evil.example.com'],
+    ['Origin', 'http://evil.example.com'],
+  ])(
+    'refuses a foreign %s on the loopback endpoint with 403 (DNS rebinding) and keeps serving',
+    async (header, value) => {
+      const res = await modernPost(app, '/api/mcp', 'tools/list').set(header, value);
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toContain('evil.example.com');
+      const local = await modernPost(app, '/api/mcp', 'tools/list').set(
+        'Origin',
+        'http://localhost:5173',
+      );
+      expect(local.status).toBe(200);
+    },
+  );
+
   it('answers a caller without a token with 401 before any MCP processing', async () => {
     const res = await request(app.getHttpServer())
       .post('/api/mcp')

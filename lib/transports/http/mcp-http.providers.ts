@@ -42,7 +42,7 @@ export const mcpHttpProviders: Provider[] = [
       );
       Reflect.defineMetadata(PATH_METADATA, options.http?.path ?? DEFAULT_HTTP_PATH, controller);
       Reflect.defineMetadata(GUARDS_METADATA, guards, controller);
-      return new StreamableHttpEndpoint(host);
+      return new StreamableHttpEndpoint(host, options.http);
     },
   },
 ];

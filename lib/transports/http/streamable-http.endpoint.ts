@@ -4,6 +4,8 @@ import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportContext } from '../../execution/tool-call.js';
 import type { McpServerHost } from '../../protocol/mcp-server.host.js';
+import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
+import { DnsRebindingProtection } from './dns-rebinding.protection.js';
 import { writeWebResponse } from './web-response.writer.js';
 
 /** An HTTP request as it reaches the endpoint, its JSON body already parsed by the platform. */
@@ -29,7 +31,10 @@ export class StreamableHttpEndpoint {
   private readonly transports = new WeakMap<Request, TransportContext>();
   private readonly handler: McpHttpHandler;
 
-  constructor(host: McpServerHost) {
+  private readonly dnsRebinding: DnsRebindingProtection;
+
+  constructor(host: McpServerHost, options: McpHttpOptions = {}) {
+    this.dnsRebinding = new DnsRebindingProtection(options);
     this.handler = createMcpHandler(
       ({ era, requestInfo }) =>
         host.servers.create(era, (requestInfo && this.transports.get(requestInfo)) ?? {}),
@@ -56,6 +61,8 @@ export class StreamableHttpEndpoint {
     response: ServerResponse,
     signal: AbortSignal,
   ): Promise<Response> {
+    const rejected = this.dnsRebinding.check(request);
+    if (rejected) return rejected;
     try {
       const webRequest = await toWebRequest(request, request.body, { signal });
       this.transports.set(webRequest, { request, response });
