@@ -52,7 +52,14 @@ export class StreamableHttpEndpoint {
       if (!answered) clientGone.abort();
     });
     const answer = await this.fetch(request, response, clientGone.signal);
-    await writeWebResponse(answer, response, clientGone.signal);
+    try {
+      await writeWebResponse(answer, response, clientGone.signal);
+    } catch (error) {
+      // The answer is owned by this endpoint: a failed write (the socket went away) ends
+      // here, never in the app's HTTP exception handling.
+      this.logger.debug(`MCP answer not fully written: ${(error as Error).message}`);
+      response.destroy();
+    }
     answered = true;
   }
 
