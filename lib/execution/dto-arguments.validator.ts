@@ -17,6 +17,7 @@ import {
   type SchemaIssue,
 } from '../schema/json-schema.check.js';
 import { enumValues, isInValues } from '../schema/validation-constraint.converters.js';
+import { escapePointer, pointerSegments } from '../utils/json-pointer.util.js';
 
 /** One reason the arguments of a call were rejected. */
 export interface ArgumentIssue {
@@ -66,9 +67,6 @@ const LIST_VALUES: Readonly<Record<string, (constraints: readonly unknown[]) => 
   isIn: isInValues,
 };
 
-const escapePointer = (segment: string): string =>
-  segment.replaceAll('~', '~0').replaceAll('/', '~1');
-
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
@@ -81,13 +79,11 @@ const describeValue = (value: unknown): string => {
   return `a ${typeof value}`;
 };
 
-const segmentsOf = (path: string) => (path === '' ? [] : path.slice(1).split('/'));
-
 /** Whether one path is the other or inside it: both then speak of the same value. */
 const overlaps = (a: string, b: string): boolean => {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  const prefix = segmentsOf(short);
-  const rest = segmentsOf(long);
+  const prefix = pointerSegments(short);
+  const rest = pointerSegments(long);
   return prefix.every((segment, index) => rest[index] === segment);
 };
 
@@ -157,6 +153,20 @@ export class DtoArgumentsValidator {
         issues.push(fromSchemaIssue(issue));
     }
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: instance };
+  }
+
+  /** A tool without a DTO takes no arguments: its schema is an object with no properties. */
+  validateNoArguments(args: Readonly<Record<string, unknown>>): ArgumentsValidation<undefined> {
+    const unexpected = Object.keys(args);
+    if (unexpected.length === 0) return { ok: true, value: undefined };
+    return {
+      ok: false,
+      issues: unexpected.map((key) => ({
+        path: `/${escapePointer(key)}`,
+        constraint: 'whitelistValidation',
+        message: `property "${key}" is not allowed; this tool takes no arguments`,
+      })),
+    };
   }
 
   private schemaCheckOf(dto: Function): JsonSchemaCheck {

@@ -8,7 +8,11 @@ import { formatIssues } from './dto-arguments.validator.js';
 /** Logs an unexpected error in full and returns a reference the caller may quote. */
 export type UnexpectedErrorReporter = (error: unknown) => string;
 
-function errorResult(text: string, structuredContent?: Record<string, unknown>): CallToolResult {
+/** An `isError` result with one text content. */
+export function errorResult(
+  text: string,
+  structuredContent?: Record<string, unknown>,
+): CallToolResult {
   return {
     content: [{ type: 'text', text }],
     ...(structuredContent && { structuredContent }),

@@ -152,17 +152,9 @@ export class ToolInvokerFactory {
     tool: DiscoveredTool,
     args: Readonly<Record<string, unknown>>,
   ): Promise<ArgumentsValidation<object | undefined>> {
-    if (tool.dto) return this.validator.validate(tool.dto, args, tool.argumentsCheck);
-    const unexpected = Object.keys(args);
-    if (unexpected.length === 0) return { ok: true, value: undefined };
-    return {
-      ok: false,
-      issues: unexpected.map((key) => ({
-        path: `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`,
-        constraint: 'whitelistValidation',
-        message: `property "${key}" is not allowed; this tool takes no arguments`,
-      })),
-    };
+    return tool.dto
+      ? this.validator.validate(tool.dto, args, tool.argumentsCheck)
+      : this.validator.validateNoArguments(args);
   }
 
   private reportUnexpected(tool: DiscoveredTool, error: unknown): string {

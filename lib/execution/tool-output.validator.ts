@@ -1,5 +1,6 @@
 import type { CallToolResult, ProtocolEra } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
+import { errorResult } from './tool-error.mapper.js';
 import { compileJsonSchema, type JsonSchemaCheck } from '../schema/json-schema.check.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
 
@@ -49,16 +50,9 @@ export class ToolOutputValidator {
       `Tool "${this.toolName}" (${this.where}) returned a result that does not match its ` +
         `declared output; it was not sent:\n${list}`,
     );
-    return {
-      content: [
-        {
-          type: 'text',
-          text:
-            `Internal error: the result of "${this.toolName}" does not match its declared ` +
-            `output schema, so it was not sent:\n${list}`,
-        },
-      ],
-      isError: true,
-    };
+    return errorResult(
+      `Internal error: the result of "${this.toolName}" does not match its declared ` +
+        `output schema, so it was not sent:\n${list}`,
+    );
   }
 }

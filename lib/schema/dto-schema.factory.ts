@@ -7,6 +7,7 @@ import {
 import { instanceToPlain } from 'class-transformer';
 import { createRequire } from 'node:module';
 import { DtoSchemaError } from '../errors/dto-schema.error.js';
+import { escapePointer } from '../utils/json-pointer.util.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type {
   McpArgumentOptions,
@@ -313,9 +314,6 @@ const TIGHTEN: Readonly<Record<string, (a: number, b: number) => number>> = {
 };
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
-const escapePointer = (segment: string): string =>
-  segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 // Property names come from user classes; `__proto__` must stay a key, not a prototype.
 const setOwn = (target: Record<string, unknown>, key: string, value: unknown): void => {

@@ -1,4 +1,5 @@
 import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+import { escapePointer, pointerSegments as segmentsOf } from '../utils/json-pointer.util.js';
 import type { JsonSchema } from './json-schema.interface.js';
 
 /** One reason a value failed a JSON Schema, located by a JSON Pointer. */
@@ -44,13 +45,6 @@ export function renderValues(values: readonly unknown[]): string {
   const rest = values.length - shown.length;
   return rest > 0 ? `${shown.join(', ')} … and ${rest} more` : shown.join(', ');
 }
-
-const escapePointer = (segment: string): string =>
-  segment.replaceAll('~', '~0').replaceAll('/', '~1');
-const unescapePointer = (segment: string): string =>
-  segment.replaceAll('~1', '/').replaceAll('~0', '~');
-const segmentsOf = (pointer: string): string[] =>
-  pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer);
 
 interface RawIssue {
   path: string;
