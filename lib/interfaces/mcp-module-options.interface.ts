@@ -35,6 +35,28 @@ export interface McpHttpOptions {
    * @default true
    */
   dnsRebindingProtection?: boolean;
+  /**
+   * The largest request body the endpoint reads, in bytes. Bytes are counted while the
+   * body arrives and reading stops at the limit: a bigger body gets 413 with a JSON-RPC
+   * error and is never buffered whole. It replaces the platform's body limit on this
+   * route only (Express `json()` 100 KB, Fastify `bodyLimit` 1 MiB).
+   * @default 4194304 (4 MiB, the MCP SDK's `DEFAULT_MAX_REQUEST_BODY_SIZE`)
+   */
+  maxBodyBytes?: number;
+  /**
+   * How deep a request body may nest objects and arrays (the body itself is level 1; a
+   * tool's arguments start at level 3). A deeper body gets 400 with a JSON-RPC
+   * `-32600` error before any of it reaches the SDK or a DTO.
+   * @default 64
+   */
+  maxJsonDepth?: number;
+  /**
+   * On `app.close()` (or a signal with `enableShutdownHooks()`), how long requests
+   * already in flight may take to finish and send their answers. Requests arriving in
+   * the meantime get 503 with a JSON-RPC error saying the server is shutting down.
+   * @default 10000
+   */
+  shutdownTimeoutMs?: number;
 }
 
 /** Options of `McpModule.forRoot()` (and what `forRootAsync()`'s factory returns). */
