@@ -20,3 +20,4 @@ export {
   type KnownSchemaGap,
 } from './schema/validation-constraint.converters.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
+export * from './transports/stdio/index.js';

@@ -1,0 +1,113 @@
+import {
+  InMemoryTransport,
+  LATEST_PROTOCOL_VERSION,
+  type JSONRPCMessage,
+  type Server,
+} from '@modelcontextprotocol/server';
+import type { McpServerHost } from '../../protocol/mcp-server.host.js';
+
+/**
+ * What the server factory takes about the caller (`{ request?, response? }`), named through
+ * the factory itself so this file follows it wherever that type lives.
+ */
+export type CallerTransport = Parameters<McpServerHost['servers']['create']>[1];
+
+/** A JSON-RPC error answer, as the server sent it. */
+export class InProcessRequestError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'InProcessRequestError';
+  }
+}
+
+type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
+
+/**
+ * Sends MCP requests to one of the app's servers without any I/O: a server from the
+ * host's factory (the same tools, guards, pipes and filters as over HTTP and stdio) on one
+ * half of the SDK's linked in-memory pair, a minimal 2025-era JSON-RPC client on the other.
+ * It is internal: the CLI uses it, and a public testing kit can grow from it.
+ */
+export class InProcessRequester {
+  private nextId = 1;
+  private readonly pending = new Map<number | string, Pending>();
+
+  private constructor(
+    private readonly client: InMemoryTransport,
+    private readonly server: Server,
+  ) {}
+
+  /** Connects to a fresh server of `host` for the given caller and runs the `initialize` handshake. */
+  static async connect(
+    host: McpServerHost,
+    transport: CallerTransport = {},
+  ): Promise<InProcessRequester> {
+    const [client, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = host.servers.create('legacy', transport);
+    const requester = new InProcessRequester(client, server);
+    // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's Transport has no addEventListener
+    client.onmessage = (message) => requester.receive(message);
+    await server.connect(serverSide);
+    await client.start();
+    await requester.request('initialize', {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'nestjs-mcp', version: '0' },
+    });
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return requester;
+  }
+
+  /** Sends one request; resolves with its result, rejects with an {@link InProcessRequestError}. */
+  request<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      this.client
+        .send({ jsonrpc: '2.0', id, method, ...(params && { params }) })
+        .catch((error: Error) => {
+          this.pending.delete(id);
+          reject(error);
+        });
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const { reject } of this.pending.values())
+      reject(new Error('The in-process connection was closed.'));
+    this.pending.clear();
+    await this.server.close();
+  }
+
+  private receive(message: JSONRPCMessage): void {
+    if ('method' in message) {
+      // A request from the server (elicitation, sampling, roots, ping) would wait forever
+      // for an answer this client cannot give: refuse it at once.
+      if ('id' in message) {
+        void this.client.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: -32601,
+            message: `The in-process client does not serve ${message.method}.`,
+          },
+        });
+      }
+      return;
+    }
+    const pending = this.pending.get(message.id!);
+    if (!pending) return;
+    this.pending.delete(message.id!);
+    if ('error' in message) {
+      pending.reject(
+        new InProcessRequestError(message.error.code, message.error.message, message.error.data),
+      );
+    } else {
+      pending.resolve(message.result);
+    }
+  }
+}

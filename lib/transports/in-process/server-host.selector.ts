@@ -1,0 +1,70 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { McpServerHost } from '../../protocol/mcp-server.host.js';
+
+/**
+ * Every MCP server of an app: one per `McpModule` registration.
+ *
+ * Extension point for several registrations: each one has its own `McpServerHost`, so the
+ * hosts are found among the app's providers (`McpModule` imports `DiscoveryModule`). If
+ * registrations ever stop being `McpServerHost` instances, replace this function; stdio,
+ * the CLI and the in-process requester only go through it and {@link selectServerHost}.
+ */
+export function listServerHosts(app: INestApplicationContext): McpServerHost[] {
+  const hosts = new Set<McpServerHost>();
+  const discovery = tryGet(app, DiscoveryService);
+  for (const wrapper of discovery?.getProviders() ?? []) {
+    if (wrapper.instance instanceof McpServerHost) hosts.add(wrapper.instance);
+  }
+  if (hosts.size === 0) {
+    const host = tryGet(app, McpServerHost);
+    if (host) hosts.add(host);
+  }
+  return [...hosts];
+}
+
+/**
+ * The server to serve or inspect: the one named `name` (its `McpModule` `name` option), or
+ * the only one when `name` is not given. Throws a {@link ServerSelectionError} that says
+ * what to pass otherwise.
+ */
+export function selectServerHost(app: INestApplicationContext, name?: string): McpServerHost {
+  const hosts = listServerHosts(app);
+  const names = hosts.map((host) => host.options.name);
+  if (hosts.length === 0) {
+    throw new ServerSelectionError(
+      'The module has no MCP server: import McpModule.forRoot({ name, version }) in it (or in a module it imports).',
+    );
+  }
+  if (name !== undefined) {
+    const host = hosts.find((candidate) => candidate.options.name === name);
+    if (!host) {
+      throw new ServerSelectionError(
+        `The module has no MCP server named "${name}"; its servers are: ${names.join(', ')}.`,
+      );
+    }
+    return host;
+  }
+  if (hosts.length > 1) {
+    throw new ServerSelectionError(
+      `The module has ${hosts.length} MCP servers (${names.join(', ')}): choose one by name.`,
+    );
+  }
+  return hosts[0]!;
+}
+
+/** The app has no MCP server, or not the one asked for, or several and none was chosen. */
+export class ServerSelectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServerSelectionError';
+  }
+}
+
+function tryGet<T>(app: INestApplicationContext, token: abstract new (...args: any[]) => T) {
+  try {
+    return app.get(token, { strict: false });
+  } catch {
+    return undefined;
+  }
+}

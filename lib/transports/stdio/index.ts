@@ -1,0 +1,10 @@
+export { bootstrapStdio, type McpStdioServer } from './stdio.bootstrap.js';
+export type { StdioBootstrapOptions } from './stdio-bootstrap-options.interface.js';
+export { StderrLogger } from './stderr.logger.js';
+export {
+  CallerRefusedError,
+  MCP_AUTHORIZATION_ENV,
+  type CallerGuard,
+  type CallerRequestSource,
+} from '../in-process/caller.authenticator.js';
+export { ServerSelectionError } from '../in-process/server-host.selector.js';
