@@ -11,10 +11,33 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   if (typeof options !== 'object' || options === null) {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
-  const { name, version, instructions, http, callerScopes, useGlobalFilters } = options as Record<
-    string,
-    unknown
-  >;
+  const {
+    name,
+    version,
+    instructions,
+    http,
+    callerScopes,
+    useGlobalFilters,
+    pageSize,
+    requestState,
+  } = options as Record<string, unknown>;
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && (pageSize as number) > 0)) {
+    problems.push(`"pageSize" must be a positive integer (got ${JSON.stringify(pageSize)})`);
+  }
+  if (requestState !== undefined) {
+    const secret = (requestState as { secret?: unknown } | null)?.secret;
+    const length =
+      typeof secret === 'string'
+        ? Buffer.byteLength(secret)
+        : secret instanceof Uint8Array
+          ? secret.length
+          : 0;
+    if (secret !== undefined && length < 32) {
+      problems.push(
+        '"requestState.secret" must be at least 32 bytes, such as a random 64-character hex string',
+      );
+    }
+  }
   if (useGlobalFilters !== undefined && typeof useGlobalFilters !== 'boolean') {
     problems.push('"useGlobalFilters" must be true or false');
   }

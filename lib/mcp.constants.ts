@@ -30,3 +30,15 @@ export const MCP_HIDDEN_METADATA = 'mcp:hidden';
 
 /** Metadata key of the class decorator `@McpTools()`. @internal */
 export const MCP_TOOLS_METADATA = 'mcp:tools';
+
+/** Metadata key under which `@McpPrompt()` stores its options on a method. @internal */
+export const MCP_PROMPT_METADATA = 'mcp:prompt';
+
+/** Metadata key under which `@McpResource()` stores its options on a method. @internal */
+export const MCP_RESOURCE_METADATA = 'mcp:resource';
+
+/** Metadata key under which `@McpCompletion()` stores its target on a method. @internal */
+export const MCP_COMPLETION_METADATA = 'mcp:completion';
+
+/** At most this many completion values go to the client (MCP `completion/complete`). */
+export const MAX_COMPLETION_VALUES = 100;

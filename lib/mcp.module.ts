@@ -2,6 +2,8 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
+import { PrimitiveInvokerFactory } from './execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
 import { ToolVisibilityFactory } from './execution/tool-visibility.factory.js';
 import { McpEvents } from './events/mcp-events.js';
@@ -12,6 +14,7 @@ import {
   OPTIONS_TYPE,
 } from './mcp.module-definition.js';
 import { McpServerHost } from './protocol/mcp-server.host.js';
+import { PrimitiveBinder } from './protocol/primitive.binder.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
 import { createMcpHttpController } from './transports/http/mcp-http.controller.js';
 import { mcpHttpProviders } from './transports/http/mcp-http.providers.js';
@@ -34,7 +37,10 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
   providers: [
     McpMetadataAccessor,
     McpExplorer,
+    McpPipelineFactory,
     ToolInvokerFactory,
+    PrimitiveInvokerFactory,
+    PrimitiveBinder,
     ToolVisibilityFactory,
     McpEvents,
     ToolCallEventsPublisher,

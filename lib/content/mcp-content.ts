@@ -5,6 +5,7 @@ import type {
   ContentBlock,
   EmbeddedResource,
   ImageContent,
+  PromptMessage,
   ResourceLink,
   TextContent,
 } from '@modelcontextprotocol/server';
@@ -20,7 +21,7 @@ export interface McpContentOptions {
 }
 
 // MCP carries binary content as base64 text; a string is taken to be base64 already.
-const toBase64 = (data: McpBinaryData): string => {
+export const toBase64 = (data: McpBinaryData): string => {
   if (typeof data === 'string') return data;
   const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
@@ -126,5 +127,25 @@ export function embeddedResource(
 export function contentList(...items: Array<ContentBlock | string>): CallToolResult {
   return {
     content: items.map((item) => (typeof item === 'string' ? textContent(item) : item)),
+  };
+}
+
+/**
+ * A prompt message from the user: a string becomes a text content block.
+ * @example return [userMessage(imageContent(chart, 'image/png')), userMessage('Explain this chart.')];
+ * @publicApi
+ */
+export function userMessage(content: ContentBlock | string): PromptMessage {
+  return { role: 'user', content: typeof content === 'string' ? textContent(content) : content };
+}
+
+/**
+ * A prompt message from the assistant (for few-shot prompts).
+ * @publicApi
+ */
+export function assistantMessage(content: ContentBlock | string): PromptMessage {
+  return {
+    role: 'assistant',
+    content: typeof content === 'string' ? textContent(content) : content,
   };
 }

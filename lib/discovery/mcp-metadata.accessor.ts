@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
-import { MCP_HIDDEN_METADATA, MCP_TOOL_METADATA, MCP_TOOLS_METADATA } from '../mcp.constants.js';
+import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
+import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
+import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import {
+  MCP_COMPLETION_METADATA,
+  MCP_HIDDEN_METADATA,
+  MCP_PROMPT_METADATA,
+  MCP_RESOURCE_METADATA,
+  MCP_TOOL_METADATA,
+  MCP_TOOLS_METADATA,
+} from '../mcp.constants.js';
 
 /** What `@ApiOperation()` of `@nestjs/swagger` stores (read without importing swagger). */
 export interface ApiOperationMetadata {
@@ -20,6 +30,18 @@ export class McpMetadataAccessor {
 
   getToolOptions(method: Function): McpToolOptions | undefined {
     return this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, method);
+  }
+
+  getPromptOptions(method: Function): McpPromptOptions | undefined {
+    return this.reflector.get<McpPromptOptions | undefined>(MCP_PROMPT_METADATA, method);
+  }
+
+  getResourceOptions(method: Function): McpResourceOptions | undefined {
+    return this.reflector.get<McpResourceOptions | undefined>(MCP_RESOURCE_METADATA, method);
+  }
+
+  getCompletionTarget(method: Function): McpCompletionTarget | undefined {
+    return this.reflector.get<McpCompletionTarget | undefined>(MCP_COMPLETION_METADATA, method);
   }
 
   getClassToolsOptions(target: Function): McpToolsOptions | undefined {

@@ -1,22 +1,21 @@
-import type { Tool } from '@modelcontextprotocol/server';
 import { Injectable, Logger, type Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
+import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
-import {
-  duplicateToolNameMessage,
-  invalidToolNameMessage,
-  missingDescriptionMessage,
-} from '../mcp.messages.js';
-import { ToolOutputValidator } from '../execution/tool-output.validator.js';
+import { duplicateToolNameMessage } from '../mcp.messages.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
-import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
-import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import type { DiscoveredCompleter } from './discovered-completer.interface.js';
+import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
+import type { DiscoveredResource } from './discovered-resource.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
-import { readToolParameters } from './tool-parameters.reader.js';
+import { PromptDefinitionFactory } from './prompt-definition.factory.js';
+import { ResourceDefinitionFactory } from './resource-definition.factory.js';
+import { ToolDefinitionFactory } from './tool-definition.factory.js';
 
 /** A method kept off MCP on purpose, with the reason given. */
 export interface HiddenTool {
@@ -24,8 +23,12 @@ export interface HiddenTool {
   readonly reason: string;
 }
 
-export interface ExploredTools {
+/** Everything the app's providers and controllers publish, found once at bootstrap. */
+export interface ExploredPrimitives {
   readonly tools: DiscoveredTool[];
+  readonly prompts: DiscoveredPrompt[];
+  readonly resources: DiscoveredResource[];
+  readonly completers: DiscoveredCompleter[];
   readonly hidden: HiddenTool[];
 }
 
@@ -49,36 +52,94 @@ function requireReason(reason: unknown, where: string): string {
 }
 
 /**
- * Finds every `@McpTool()` method (and every public method of an `@McpTools()` class) of the app's providers and controllers, once, at
- * bootstrap, and fails fast on names the spec forbids or that collide.
+ * Finds every `@McpTool()`, `@McpPrompt()`, `@McpResource()` and `@McpCompletion()` method
+ * (and every public method of an `@McpTools()` class) of the app's providers and
+ * controllers, once, at bootstrap, and fails fast on names the spec forbids or that
+ * collide.
  */
 @Injectable()
 export class McpExplorer {
   private readonly logger = new Logger('McpModule');
-  // Rules a schema cannot state are still enforced at call time; the log says which.
-  private readonly schemaFactory = new DtoSchemaFactory({
-    onGap: ({ dtoName, propertyName, detail }) =>
-      this.logger.debug(`${dtoName}.${propertyName}: ${detail}`),
-  });
+  private readonly tools: ToolDefinitionFactory;
+  private readonly prompts: PromptDefinitionFactory;
+  private readonly resources: ResourceDefinitionFactory;
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly metadataScanner: MetadataScanner,
     private readonly metadataAccessor: McpMetadataAccessor,
-  ) {}
+  ) {
+    // Rules a schema cannot state are still enforced at call time; the log says which.
+    const schemaFactory = new DtoSchemaFactory({
+      onGap: ({ dtoName, propertyName, detail }) =>
+        this.logger.debug(`${dtoName}.${propertyName}: ${detail}`),
+    });
+    const validator = new DtoArgumentsValidator();
+    this.tools = new ToolDefinitionFactory(schemaFactory, validator, metadataAccessor, this.logger);
+    this.prompts = new PromptDefinitionFactory(schemaFactory, validator);
+    this.resources = new ResourceDefinitionFactory(schemaFactory, validator);
+  }
 
-  explore(): ExploredTools {
+  explore(): ExploredPrimitives {
     const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
-    const explored: ExploredTools = { tools: [], hidden: [] };
+    const explored: ExploredPrimitives = {
+      tools: [],
+      prompts: [],
+      resources: [],
+      completers: [],
+      hidden: [],
+    };
     for (const wrapper of wrappers) this.exploreWrapper(wrapper, explored);
-    this.assertUniqueNames(explored.tools);
+    assertUnique('tool name', explored.tools, (tool) => tool.definition.name);
+    assertUnique('prompt name', explored.prompts, (prompt) => prompt.definition.name);
+    assertUnique('resource URI', explored.resources, (resource) =>
+      resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
+    );
     for (const { where, reason } of explored.hidden) {
-      this.logger.debug(`Not published as a tool: ${where} (${reason})`);
+      this.logger.debug(`Not published on MCP: ${where} (${reason})`);
     }
     return explored;
   }
 
-  private exploreWrapper(wrapper: InstanceWrapper, explored: ExploredTools): void {
+  /**
+   * Describes one method of a provider added at run time, as bootstrap would have: the
+   * provider's own wrapper when it is one of the app's (its module's enhancers, its scope).
+   */
+  describe<Kind extends 'tool' | 'prompt' | 'resource'>(
+    kind: Kind,
+    provider: object,
+    methodName: string,
+    options: Kind extends 'resource' ? McpResourceOptions : McpToolOptions & McpPromptOptions,
+  ): { tool: DiscoveredTool; prompt: DiscoveredPrompt; resource: DiscoveredResource }[Kind] {
+    const target = provider.constructor as Type;
+    if (typeof (provider as Record<string, unknown>)[methodName] !== 'function') {
+      throw new McpConfigurationError(`${target.name} has no method "${methodName}".`);
+    }
+    const wrapper = this.wrapperOf(provider);
+    const factories = {
+      tool: () => this.tools.create(wrapper, target, methodName, options as McpToolOptions),
+      prompt: () => this.prompts.create(wrapper, target, methodName, options as McpPromptOptions),
+      resource: () =>
+        this.resources.create(wrapper, target, methodName, options as McpResourceOptions),
+    };
+    return factories[kind]() as never;
+  }
+
+  private wrapperOf(provider: object): InstanceWrapper {
+    const known = [...this.discovery.getProviders(), ...this.discovery.getControllers()].find(
+      (wrapper) => wrapper.instance === provider,
+    );
+    if (known) return known;
+    // An object the app made itself: global enhancers only, and one instance.
+    return {
+      instance: provider,
+      token: provider.constructor,
+      id: undefined,
+      isDependencyTreeStatic: () => true,
+    } as unknown as InstanceWrapper;
+  }
+
+  private exploreWrapper(wrapper: InstanceWrapper, explored: ExploredPrimitives): void {
     const instance = wrapper.instance as object | undefined;
     if (wrapper.isAlias || !instance || typeof instance !== 'object') return;
     const prototype = Object.getPrototypeOf(instance) as Record<string, Function> | null;
@@ -87,90 +148,73 @@ export class McpExplorer {
     const classOptions = this.metadataAccessor.getClassToolsOptions(target);
     for (const methodName of this.metadataScanner.getAllMethodNames(prototype)) {
       const method = prototype[methodName];
-      const methodOptions = this.metadataAccessor.getToolOptions(method);
-      const published = methodOptions ?? (classOptions && isPublicMethodName(methodName));
-      if (!published) continue;
       const where = `${target.name}.${methodName}`;
-      const hidden = this.metadataAccessor.getHiddenReason(method) ?? methodOptions?.hidden;
-      if (hidden !== undefined) {
+      const toolOptions = this.metadataAccessor.getToolOptions(method);
+      const promptOptions = this.metadataAccessor.getPromptOptions(method);
+      const resourceOptions = this.metadataAccessor.getResourceOptions(method);
+      const completion = this.metadataAccessor.getCompletionTarget(method);
+      const explicit = [toolOptions, promptOptions, resourceOptions, completion].filter(Boolean);
+      if (explicit.length > 1) {
+        throw new McpConfigurationError(
+          `${where} has more than one of @McpTool(), @McpPrompt(), @McpResource() and ` +
+            `@McpCompletion(): a method publishes one thing; split it in two methods.`,
+        );
+      }
+      const asTool =
+        toolOptions ??
+        (explicit.length === 0 && classOptions && isPublicMethodName(methodName) ? {} : undefined);
+      const hidden =
+        this.metadataAccessor.getHiddenReason(method) ??
+        toolOptions?.hidden ??
+        promptOptions?.hidden ??
+        resourceOptions?.hidden;
+      if (hidden !== undefined && (asTool || promptOptions || resourceOptions)) {
         explored.hidden.push({ where, reason: requireReason(hidden, where) });
         continue;
       }
-      const options = { ...classOptions, ...methodOptions };
-      if (classOptions?.annotations && methodOptions?.annotations) {
-        options.annotations = { ...classOptions.annotations, ...methodOptions.annotations };
+      if (asTool) {
+        explored.tools.push(
+          this.tools.create(wrapper, target, methodName, mergeToolOptions(classOptions, asTool)),
+        );
+      } else if (promptOptions) {
+        explored.prompts.push(this.prompts.create(wrapper, target, methodName, promptOptions));
+      } else if (resourceOptions) {
+        explored.resources.push(
+          this.resources.create(wrapper, target, methodName, resourceOptions),
+        );
+      } else if (completion) {
+        explored.completers.push({ target: completion, where, wrapper, methodName });
       }
-      explored.tools.push(this.createTool(wrapper, target, methodName, options));
     }
   }
+}
 
-  private createTool(
-    wrapper: InstanceWrapper,
-    target: Type,
-    methodName: string,
-    options: McpToolOptions,
-  ): DiscoveredTool {
-    const where = `${target.name}.${methodName}`;
-    const name = options.name ?? toSnakeCase(methodName);
-    if (!TOOL_NAME_PATTERN.test(name))
-      throw new McpConfigurationError(invalidToolNameMessage(name, where));
-    const { dto } = readToolParameters(target, methodName, where);
-    const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);
-    const title = options.title ?? apiOperation?.summary;
-    const description = options.description ?? apiOperation?.description;
-    if (!description) this.logger.warn(missingDescriptionMessage(name, where));
-    if (options.arguments && !dto) {
-      throw new McpConfigurationError(
-        `${where} has the "arguments" option of @McpTool() but takes no arguments DTO.`,
-      );
-    }
-    const { output } = options;
-    const inputSchema = this.inWhere(where, () =>
-      this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
+/** Class-level `@McpTools()` options under the method's own (annotations merged). */
+function mergeToolOptions(
+  classOptions: McpToolOptions | undefined,
+  methodOptions: McpToolOptions,
+): McpToolOptions {
+  const options = { ...classOptions, ...methodOptions };
+  if (classOptions?.annotations && methodOptions.annotations) {
+    options.annotations = { ...classOptions.annotations, ...methodOptions.annotations };
+  }
+  return options;
+}
+
+function assertUnique<T extends { where: string }>(
+  what: string,
+  entries: readonly T[],
+  keyOf: (entry: T) => string,
+): void {
+  const byKey = new Map<string, string[]>();
+  for (const entry of entries)
+    byKey.set(keyOf(entry), [...(byKey.get(keyOf(entry)) ?? []), entry.where]);
+  for (const [key, where] of byKey) {
+    if (where.length <= 1) continue;
+    throw new McpConfigurationError(
+      what === 'tool name'
+        ? duplicateToolNameMessage(key, where)
+        : `The ${what} "${key}" is used by ${where.join(' and ')}. It must be unique per server.`,
     );
-    const outputSchema =
-      output && this.inWhere(where, () => this.schemaFactory.createOutputSchema(output));
-    const definition: Tool = {
-      name,
-      ...(title && { title }),
-      ...(description && { description }),
-      inputSchema: inputSchema as Tool['inputSchema'],
-      // Listed at its natural root; the SDK wraps a non-object root for 2025-era clients.
-      ...(outputSchema && { outputSchema: outputSchema as Tool['outputSchema'] }),
-      ...(options.annotations && { annotations: options.annotations }),
-      ...(options.icons && { icons: options.icons }),
-      ...(options._meta && { _meta: options._meta }),
-    };
-    return {
-      definition,
-      where,
-      wrapper,
-      methodName,
-      dto,
-      // Built here, compiled on the tool's first call (compileJsonSchema), then reused.
-      ...(dto && { argumentsCheck: compileJsonSchema(inputSchema, 'the arguments') }),
-      ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
-    };
-  }
-
-  /** Schema mistakes found at bootstrap name the tool they belong to. */
-  private inWhere<T>(where: string, build: () => T): T {
-    try {
-      return build();
-    } catch (error) {
-      if (error instanceof McpConfigurationError) {
-        throw new McpConfigurationError(`${where}: ${error.message}`);
-      }
-      throw error;
-    }
-  }
-
-  private assertUniqueNames(tools: DiscoveredTool[]): void {
-    const byName = new Map<string, string[]>();
-    for (const tool of tools)
-      byName.set(tool.definition.name, [...(byName.get(tool.definition.name) ?? []), tool.where]);
-    for (const [name, where] of byName) {
-      if (where.length > 1) throw new McpConfigurationError(duplicateToolNameMessage(name, where));
-    }
   }
 }

@@ -20,6 +20,8 @@ interface ParamMetadataEntry {
 export interface ToolParameters {
   /** The DTO class of the arguments, or `undefined` for a tool that takes none. */
   dto?: Type;
+  /** The arguments parameter is a plain object (typed as an interface or a record). */
+  plain?: boolean;
 }
 
 const BUILT_IN_TYPES = new Set<unknown>([
@@ -62,6 +64,7 @@ export function readToolParameters(
   target: Type,
   methodName: string,
   where: string,
+  { plainArguments = false }: { plainArguments?: boolean } = {},
 ): ToolParameters {
   const method = target.prototype[methodName] as Function;
   const paramtypes: unknown[] | undefined = Reflect.getMetadata(
@@ -110,6 +113,11 @@ export function readToolParameters(
 
   for (const [index, type] of types.entries()) {
     if (decoratedIndexes.has(index)) continue;
+    // Arguments described by a JSON Schema (`inputSchema`) arrive as a plain object.
+    if (plainArguments && type === Object && dtoIndex === undefined) {
+      dtoIndex = index;
+      continue;
+    }
     if (!isDtoClass(type)) {
       const typeName = (type as { name?: string } | undefined)?.name ?? 'unknown';
       throw new McpConfigurationError(
@@ -135,8 +143,10 @@ export function readToolParameters(
   }
   Reflect.defineMetadata(MCP_ARGS_METADATA, layout, target, methodName);
 
-  const dto = dtoIndex === undefined ? undefined : types[dtoIndex];
-  if (dtoIndex !== undefined && !isDtoClass(dto)) {
+  const argumentsType = dtoIndex === undefined ? undefined : types[dtoIndex];
+  const plain = plainArguments && argumentsType === Object;
+  const dto = plain ? undefined : argumentsType;
+  if (dtoIndex !== undefined && !plain && !isDtoClass(dto)) {
     throw new McpConfigurationError(
       unsupportedParameterMessage(
         where,
@@ -145,5 +155,5 @@ export function readToolParameters(
       ),
     );
   }
-  return { dto: dto as Type | undefined };
+  return { dto: dto as Type | undefined, plain };
 }

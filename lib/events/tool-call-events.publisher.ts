@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import type { ToolCall } from '../execution/tool-call.js';
+import type { McpCall } from '../execution/mcp-call.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { McpEvents } from './mcp-events.js';
@@ -18,7 +18,7 @@ export class ToolCallEventsPublisher {
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
   ) {}
 
-  afterResponse(call: ToolCall, result: CallToolResult, startedAt: number): void {
+  afterResponse(call: McpCall, result: CallToolResult, startedAt: number): void {
     if (!this.events.listened) return;
     const event = {
       server: this.options.name,

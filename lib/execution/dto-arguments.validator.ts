@@ -155,6 +155,18 @@ export class DtoArgumentsValidator {
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: instance };
   }
 
+  /**
+   * Arguments described by a JSON Schema alone (`@McpTool({ inputSchema })`): the schema is
+   * the whole check, and the method receives the plain object.
+   */
+  validatePlain(
+    args: Readonly<Record<string, unknown>>,
+    schemaCheck: JsonSchemaCheck,
+  ): ArgumentsValidation<object> {
+    const issues = schemaCheck(args).map(fromSchemaIssue);
+    return issues.length > 0 ? { ok: false, issues } : { ok: true, value: args };
+  }
+
   /** A tool without a DTO takes no arguments: its schema is an object with no properties. */
   validateNoArguments(args: Readonly<Record<string, unknown>>): ArgumentsValidation<undefined> {
     const unexpected = Object.keys(args);

@@ -1,7 +1,7 @@
 import type { ParamsFactory } from '@nestjs/core';
 import { McpParamtype } from '../mcp.constants.js';
 import { RouteParamtypes } from '../utils/nest-internals.js';
-import type { ToolCall } from './tool-call.js';
+import type { McpCall } from './mcp-call.js';
 
 /**
  * Resolves tool method parameters from the handler arguments `[request, response, call]`.
@@ -10,7 +10,7 @@ import type { ToolCall } from './tool-call.js';
  */
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
-    const [request, , call] = args as [Record<string, any> | undefined, unknown, ToolCall];
+    const [request, , call] = args as [Record<string, any> | undefined, unknown, McpCall];
     switch (type) {
       case McpParamtype.ARGUMENTS:
       case RouteParamtypes.BODY:

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
-import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
+import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
-import type { ToolCall } from './tool-call.js';
+import type { McpCall } from './mcp-call.js';
 
-/** Whether a caller may see a tool in `tools/list`. */
-export type VisibilityCheck = ((call: ToolCall) => Promise<boolean>) & {
+/** Whether a caller may see a tool, prompt or resource in a list. */
+export type VisibilityCheck = ((call: McpCall) => Promise<boolean>) & {
   readonly guarded: boolean;
 };
 
@@ -27,7 +27,7 @@ const ALWAYS_VISIBLE: VisibilityCheck = Object.assign(async () => true, { guarde
 export class ToolVisibilityFactory {
   constructor(private readonly externalContextCreator: ExternalContextCreator) {}
 
-  create(tool: DiscoveredTool): VisibilityCheck {
+  create(tool: DiscoveredMethod): VisibilityCheck {
     const instance = tool.wrapper.instance as Record<string, Function>;
     const probe = withMetadataOf(instance[tool.methodName], () => true);
     let guardCount = 0;
@@ -57,7 +57,7 @@ export class ToolVisibilityFactory {
       MCP_CONTEXT_TYPE,
     );
     if (guardCount === 0) return ALWAYS_VISIBLE;
-    const check = async (call: ToolCall) => {
+    const check = async (call: McpCall) => {
       try {
         return (await runGuards(...call.handlerArgs())) === true;
       } catch {

@@ -1,18 +1,34 @@
-import type { ProtocolEra, RequestId, ServerContext } from '@modelcontextprotocol/server';
+import type {
+  InputResponseView,
+  LoggingLevel,
+  ProtocolEra,
+  RequestId,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 
 /**
- * Why guards run: `'call'` before a tool runs, `'list'` to decide whether a caller sees the
- * tool in `tools/list`. One rule then both hides a tool and refuses its call; a guard that
- * wants a tool listed but refuses some calls tells the two apart with this.
+ * Why guards run: `'call'` before a tool, prompt or resource runs, `'list'` to decide
+ * whether a caller sees it in a list. One rule then both hides an entry and refuses its
+ * call; a guard that wants an entry listed but refuses some calls tells the two apart
+ * with this.
  */
 export type McpPhase = 'list' | 'call';
 
+/** The kind of MCP primitive a call or a listing check is about. */
+export type McpPrimitiveKind = 'tool' | 'prompt' | 'resource';
+
 /**
- * One tool call, as guards, interceptors, filters and `@McpContext()` parameters see it.
+ * One call of a tool, prompt or resource, as guards, interceptors, filters and
+ * `@McpContext()` parameters see it. It also carries what a long call needs: progress,
+ * logs to the client, cancellation and the answers the client gave to input requests.
  * @publicApi
  */
 export interface McpCallContext {
-  /** The name of the tool called, or considered for the list. */
+  /** What is called: a tool, a prompt or a resource. */
+  readonly kind: McpPrimitiveKind;
+  /** The name of the tool or prompt, or the URI of the resource. */
+  readonly name: string;
+  /** The name of the tool called, or considered for the list (the `name`, for any kind). */
   readonly toolName: string;
   /** Whether guards run for a call or for listing. */
   readonly phase: McpPhase;
@@ -21,19 +37,68 @@ export interface McpCallContext {
    * request (by default `request.user.scopes`, then `request.auth.scopes`).
    */
   readonly scopes: readonly string[];
-  /** The arguments as the client sent them, before validation and transformation; `{}` when listing. */
+  /**
+   * The arguments as the client sent them, before validation and transformation (a
+   * resource's URI template variables); `{}` when listing.
+   */
   readonly arguments: Readonly<Record<string, unknown>>;
   /** `'modern'` for protocol revision 2026-07-28, `'legacy'` for 2025-era clients. */
   readonly era: ProtocolEra;
   /** The JSON-RPC id of the request. */
   readonly requestId: RequestId;
-  /** Fires when the client cancels the call or goes away. */
+  /**
+   * Fires when the client cancels the call (`notifications/cancelled`) or closes the
+   * HTTP response stream (which is how 2026-07-28 clients cancel). Pass it on to `fetch`,
+   * database drivers and loops.
+   */
   readonly signal: AbortSignal;
   /**
-   * The platform's HTTP request (Express `Request`) over HTTP; `undefined` where there
-   * is none. Guards written for HTTP read it through `context.switchToHttp().getRequest()`.
+   * The platform's HTTP request (Express or Fastify request) over HTTP; the request given
+   * to `bootstrapStdio()` over stdio. Guards written for HTTP read it through
+   * `context.switchToHttp().getRequest()`.
    */
   readonly httpRequest: unknown;
-  /** The MCP SDK's own request context, for what this interface does not cover yet. */
+  /** The MCP SDK's own request context, for what this interface does not cover. */
   readonly serverContext: ServerContext;
+
+  /**
+   * Reports progress to the client, when it asked for it (it sent a `progressToken`);
+   * otherwise does nothing. Values must rise: a value not above the last one is dropped,
+   * as the protocol requires.
+   * @example await ctx.reportProgress(50, 100, 'Half of the products imported');
+   */
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+
+  /**
+   * Sends a log message to the client (`notifications/message`), if the client asked for
+   * logs at this level or a more verbose one: `logging/setLevel` on 2025-era connections,
+   * the per-request level on 2026-07-28. Without a requested level nothing is sent.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+
+  /**
+   * The answer the client gave to one of the input requests this call returned earlier
+   * (`inputRequired(...)`, 2026-07-28 multi round-trip, or server-to-client requests on a
+   * 2025 session): accepted elicitation content, a sampling result or roots. `kind:
+   * 'missing'` on the first round.
+   */
+  input(key: string): InputResponseView;
+
+  /**
+   * The content the user accepted for an elicitation input request, or `undefined` (not
+   * asked yet, declined or cancelled). The values come from the client: validate them.
+   */
+  acceptedInput<T extends Record<string, unknown> = Record<string, unknown>>(
+    key: string,
+  ): T | undefined;
+
+  /**
+   * The state this call put in its previous `inputRequired({ requestState })`, verified:
+   * states minted with {@link McpCallContext.mintRequestState} are signed (HMAC), and a
+   * tampered or expired state is refused before the method runs.
+   */
+  requestState<T = unknown>(): T | undefined;
+
+  /** Signs state to carry to the next round (`inputRequired({ requestState })`). */
+  mintRequestState<T>(state: T): Promise<string>;
 }

@@ -86,4 +86,37 @@ export interface McpModuleOptions {
    * @default true
    */
   useGlobalFilters?: boolean;
+  /**
+   * How many entries one page of `tools/list`, `prompts/list`, `resources/list` and
+   * `resources/templates/list` holds; clients fetch the next page with `nextCursor`.
+   * @default 100
+   */
+  pageSize?: number;
+  /**
+   * Also lists each resource template in `resources/list` (with the template as its
+   * `uri`), for clients that never call `resources/templates/list`.
+   * @default false
+   */
+  listTemplatesAsResources?: boolean;
+  /**
+   * How the state a call carries between rounds of an input-required flow
+   * (`inputRequired({ requestState })`, minted with `ctx.mintRequestState()`) is signed
+   * (HMAC-SHA256), so that a client cannot tamper with it.
+   */
+  requestState?: McpRequestStateOptions;
+}
+
+/** Signing of the multi round-trip request state (protocol revision 2026-07-28). */
+export interface McpRequestStateOptions {
+  /**
+   * The HMAC key, at least 32 bytes. Give the same key to every instance behind a load
+   * balancer: a state minted by one must verify on another.
+   * @default a random key per process (one instance only)
+   */
+  secret?: string | Uint8Array;
+  /**
+   * How long a minted state stays valid.
+   * @default 600
+   */
+  ttlSeconds?: number;
 }

@@ -1,5 +1,6 @@
 import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
+import type { JsonSchema } from '../schema/json-schema.interface.js';
 
 /**
  * What a tool returns, for its `outputSchema`: a DTO class described by the same
@@ -59,6 +60,15 @@ export interface McpToolOptions {
    * @default the `@ApiProperty()` texts, if any
    */
   arguments?: Record<string, string | McpArgumentOptions>;
+  /**
+   * The arguments as a JSON Schema (root `type: "object"`), for arguments a DTO cannot
+   * express (`if`/`then`, `anyOf` of required sets, `$anchor`). It is listed as it is and
+   * every call is checked against it (Ajv, JSON Schema 2020-12 unless `$schema` says
+   * otherwise); the method receives the plain arguments object. Prefer a DTO: it is
+   * checked by class-validator too and gives typed, transformed arguments.
+   * @default the JSON Schema of the arguments DTO
+   */
+  inputSchema?: JsonSchema;
   /**
    * Keeps the method off MCP, with the reason why (for the next reader, the startup log at
    * debug level and `McpServerHost#hiddenTools()`). Useful to keep the decorator and its

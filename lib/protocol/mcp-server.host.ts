@@ -1,65 +1,203 @@
-import type { Tool } from '@modelcontextprotocol/server';
+import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ContextIdFactory, ModuleRef } from '@nestjs/core';
+import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import { McpExplorer, type HiddenTool } from '../discovery/mcp.explorer.js';
-import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
-import { ToolVisibilityFactory } from '../execution/tool-visibility.factory.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
+import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { validateMcpModuleOptions } from '../mcp-module-options.validator.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
-import { McpToolRegistry } from './mcp-tool.registry.js';
+import { McpCatalog } from './mcp-catalog.js';
+import { McpNotifier } from './mcp-notifier.js';
+import { PrimitiveBinder } from './primitive.binder.js';
 import { ProtocolServerFactory } from './protocol-server.factory.js';
+import type {
+  Completer,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredTemplate,
+} from './registered-primitives.js';
 
 /**
- * One MCP server of the app: its options, its tools and the factory of SDK servers that
- * every transport uses. The tools are discovered in `onModuleInit`, when every provider
- * exists and before the app listens. Inject it to see what the server publishes.
+ * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
+ * the run-time API to change that, and the factory of SDK servers that every transport
+ * uses. Decorated methods are discovered in `onModuleInit`, when every provider exists
+ * and before the app listens. Inject it to see or change what the server publishes.
  * @publicApi
  */
 @Injectable()
 export class McpServerHost implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
   readonly options: McpModuleOptions;
+  /** @internal Where changes are published, for the transports. */
+  readonly notifier = new McpNotifier();
   private serverFactory?: ProtocolServerFactory;
-  private toolRegistry?: McpToolRegistry;
+  private published?: McpCatalog;
   private hidden: readonly HiddenTool[] = [];
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) options: unknown,
     private readonly explorer: McpExplorer,
-    private readonly invokerFactory: ToolInvokerFactory,
-    private readonly visibilityFactory: ToolVisibilityFactory,
+    private readonly binder: PrimitiveBinder,
+    private readonly moduleRef: ModuleRef,
   ) {
     // Checked here, the first consumer, so forRoot and every forRootAsync form fail alike.
     this.options = validateMcpModuleOptions(options);
   }
 
   onModuleInit(): void {
-    const { tools, hidden } = this.explorer.explore();
-    this.hidden = hidden;
-    this.toolRegistry = new McpToolRegistry(
-      tools.map((tool) => ({
-        definition: tool.definition,
-        invoke: this.invokerFactory.create(tool),
-        isVisible: this.visibilityFactory.create(tool),
-      })),
+    const explored = this.explorer.explore();
+    this.hidden = explored.hidden;
+    const resources = explored.resources.map((resource) => this.binder.resource(resource));
+    const catalog = new McpCatalog(
+      {
+        tools: explored.tools.map((tool) => this.binder.tool(tool)),
+        prompts: explored.prompts.map((prompt) => this.binder.prompt(prompt)),
+        resources: resources.filter((entry): entry is RegisteredResource => !('template' in entry)),
+        templates: resources.filter((entry): entry is RegisteredTemplate => 'template' in entry),
+      },
+      this.notifier,
     );
-    this.serverFactory = new ProtocolServerFactory(this.options, this.toolRegistry);
-    this.logger.log(`MCP server "${this.options.name}" publishes ${tools.length} tool(s)`);
+    for (const completer of explored.completers) this.attachCompleter(catalog, completer);
+    this.published = catalog;
+    this.serverFactory = new ProtocolServerFactory(this.options, catalog, this.notifier);
+    this.logger.log(
+      `MCP server "${this.options.name}" publishes ${catalog.tools.size} tool(s), ` +
+        `${catalog.prompts.size} prompt(s), ${catalog.resources.size + catalog.templates.size} resource(s)`,
+    );
   }
 
   /** Every published tool, as `tools/list` shows it to a caller whom no guard rejects. */
   tools(): Tool[] {
-    return this.ready(this.toolRegistry).definitions();
+    return this.catalog.tools.definitions();
   }
 
-  /** Methods kept off MCP with `@McpHidden()` or `@McpTool({ hidden })`, with the reasons. */
+  /** Every published prompt, as `prompts/list` shows it to a caller whom no guard rejects. */
+  prompts(): Prompt[] {
+    return this.catalog.prompts.definitions();
+  }
+
+  /** Every published resource with a fixed URI. */
+  resources(): Resource[] {
+    return this.catalog.resources.definitions();
+  }
+
+  /** Every published resource template. */
+  resourceTemplates(): ResourceTemplateType[] {
+    return this.catalog.templates.definitions();
+  }
+
+  /** Methods kept off MCP with `@McpHidden()` or `{ hidden }`, with the reasons. */
   hiddenTools(): readonly HiddenTool[] {
     return this.hidden;
+  }
+
+  /**
+   * Publishes a method of a provider as a tool at run time, exactly as `@McpTool()` would
+   * (its DTO, guards, interceptors, pipes and filters apply), and tells connected clients
+   * that the list changed.
+   * @example host.addTool(this.reports, 'quarterlyReport', { description: 'Q3 figures' });
+   */
+  addTool(provider: object, methodName: string, options: McpToolOptions = {}): void {
+    this.catalog.tools.add(
+      this.binder.tool(this.explorer.describe('tool', provider, methodName, options)),
+    );
+  }
+
+  /** Withdraws a tool (decorated or added); `false` when there was none by that name. */
+  removeTool(name: string): boolean {
+    return this.catalog.tools.remove(name);
+  }
+
+  /** Publishes a method as a prompt at run time, as `@McpPrompt()` would. */
+  addPrompt(provider: object, methodName: string, options: McpPromptOptions = {}): void {
+    this.catalog.prompts.add(
+      this.binder.prompt(this.explorer.describe('prompt', provider, methodName, options)),
+    );
+  }
+
+  /** Withdraws a prompt; `false` when there was none by that name. */
+  removePrompt(name: string): boolean {
+    return this.catalog.prompts.remove(name);
+  }
+
+  /** Publishes a method as a resource or template at run time, as `@McpResource()` would. */
+  addResource(provider: object, methodName: string, options: McpResourceOptions): void {
+    const entry = this.binder.resource(
+      this.explorer.describe('resource', provider, methodName, options),
+    );
+    if ('template' in entry) this.catalog.templates.add(entry);
+    else this.catalog.resources.add(entry);
+  }
+
+  /** Withdraws a resource by its URI, or a template by its URI template. */
+  removeResource(uriOrTemplate: string): boolean {
+    return (
+      this.catalog.resources.remove(uriOrTemplate) || this.catalog.templates.remove(uriOrTemplate)
+    );
+  }
+
+  /**
+   * Tells clients that subscribed to a resource that its contents changed
+   * (`notifications/resources/updated`, on 2025 sessions and stdio connections).
+   */
+  resourceUpdated(uri: string): void {
+    this.notifier.publish({ kind: 'resource', uri });
   }
 
   /** @internal The factory of SDK servers, for the transports. */
   get servers(): ProtocolServerFactory {
     return this.ready(this.serverFactory);
+  }
+
+  private get catalog(): McpCatalog {
+    return this.ready(this.published);
+  }
+
+  private attachCompleter(catalog: McpCatalog, completer: DiscoveredCompleter): void {
+    const { target, where } = completer;
+    const entry: RegisteredPrompt | RegisteredTemplate | undefined =
+      'prompt' in target
+        ? catalog.prompts.get(target.prompt)
+        : catalog.templates.get(target.resource);
+    const named =
+      'prompt' in target ? `prompt "${target.prompt}"` : `resource template "${target.resource}"`;
+    if (!entry) {
+      const known =
+        'prompt' in target
+          ? catalog.prompts.entries().map((prompt) => prompt.key)
+          : catalog.templates.entries().map((template) => template.key);
+      throw new McpConfigurationError(
+        `${where} completes the ${named}, which this server does not publish ` +
+          `(it publishes: ${known.join(', ') || 'none'}).`,
+      );
+    }
+    const argumentNames = Object.keys(entry.argumentsSchema.properties ?? {});
+    const variableNames = 'template' in entry ? entry.template.variableNames : [];
+    if (![...argumentNames, ...variableNames].includes(target.argument)) {
+      throw new McpConfigurationError(
+        `${where} completes "${target.argument}" of the ${named}, which has no such argument ` +
+          `(its arguments: ${[...new Set([...argumentNames, ...variableNames])].join(', ') || 'none'}).`,
+      );
+    }
+    entry.completers.set(target.argument, this.completerOf(completer));
+  }
+
+  private completerOf({ wrapper, methodName }: DiscoveredCompleter): Completer {
+    const call = (instance: object, ...args: Parameters<Completer>) =>
+      (instance as Record<string, Completer>)[methodName](...args);
+    if (wrapper.isDependencyTreeStatic()) {
+      return (value, context) => call(wrapper.instance as object, value, context);
+    }
+    return async (value, context) => {
+      const instance = await this.moduleRef.resolve(wrapper.token, ContextIdFactory.create(), {
+        strict: false,
+      });
+      return call(instance as object, value, context);
+    };
   }
 
   private ready<T>(value: T | undefined): T {

@@ -1,42 +1,88 @@
 import {
+  createRequestStateCodec,
+  isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type CallToolRequest,
+  type CompleteRequest,
+  type CompleteResult,
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { randomBytes } from 'node:crypto';
 import { defaultCallerScopes, toScopeList } from '../authorization/caller-scopes.js';
-import { ToolCall, type RequestScope, type TransportContext } from '../execution/tool-call.js';
+import { McpCall, type RequestScope, type TransportContext } from '../execution/mcp-call.js';
+import { resourceNotFound } from '../execution/protocol-error.mapper.js';
+import type { McpPrimitiveKind } from '../interfaces/mcp-call-context.interface.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import type { McpToolRegistry } from './mcp-tool.registry.js';
+import { completeArgument } from './argument.completer.js';
+import type { McpCatalog } from './mcp-catalog.js';
+import type { McpNotifier } from './mcp-notifier.js';
+import type { RegisteredPrimitive } from './primitive.registry.js';
+
+/** How long a server lives: one HTTP request, or a connection (stdio, a 2025 session). */
+export interface ServingUnit {
+  /**
+   * A connection that outlives requests gets change notifications (list changed,
+   * subscribed resources updated) pushed to it until it closes.
+   * @default false
+   */
+  readonly live?: boolean;
+}
+
+const DEFAULT_PAGE_SIZE = 100;
+
+const unknown = (what: string, name: string, listMethod: string) =>
+  new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown ${what} "${name}". Call ${listMethod} to see the ${what}s this server offers.`,
+  );
 
 /**
  * Builds the SDK's low-level `Server` that answers one serving unit (an HTTP request, a
- * stdio connection). The SDK owns framing, era negotiation and wire shapes; this class
- * only plugs the registry in. The two handlers close over the immutable registry, so a
- * new instance costs the same with 10 tools or 1,000.
+ * stdio connection, a 2025 session). The SDK owns framing, era negotiation, wire shapes,
+ * the logging level, multi round-trip flows and `subscriptions/listen`; this class only
+ * plugs the catalog in. The handlers close over the catalog, so a new instance costs the
+ * same with 10 tools or 1,000.
  */
 export class ProtocolServerFactory {
   private readonly readScopes: RequestScope['readScopes'];
+  private readonly pageSize: number;
+  private readonly stateCodec;
 
   constructor(
     private readonly options: McpModuleOptions,
-    private readonly registry: McpToolRegistry,
+    private readonly catalog: McpCatalog,
+    private readonly notifier: McpNotifier,
   ) {
     const reader = options.callerScopes ?? defaultCallerScopes;
     this.readScopes = (request) => toScopeList(reader(request));
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.stateCodec = createRequestStateCodec({
+      // One random key per process unless the app shares one across its instances.
+      key: options.requestState?.secret ?? randomBytes(32),
+      ...(options.requestState?.ttlSeconds && { ttlSeconds: options.requestState.ttlSeconds }),
+      // A state minted for one method cannot be replayed on another.
+      bind: (ctx) => ctx.mcpReq.method,
+    });
   }
 
   // `Server` is marked deprecated "for the high-level API"; the SDK keeps it for custom
   // dispatch like ours, where registering every tool on an McpServer per request would
   // cost O(tools) per request.
-  create(era: ProtocolEra, transport: TransportContext): Server {
+  create(era: ProtocolEra, transport: TransportContext, unit: ServingUnit = {}): Server {
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
-        capabilities: { tools: { listChanged: false } },
+        capabilities: {
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          completions: {},
+          logging: {},
+        },
         ...(this.options.instructions && { instructions: this.options.instructions }),
+        requestState: { verify: (state, ctx) => this.stateCodec.verify(state, ctx) },
       },
     );
     const scopeOf = (serverContext: ServerContext): RequestScope => ({
@@ -44,27 +90,159 @@ export class ProtocolServerFactory {
       era,
       transport,
       readScopes: this.readScopes,
+      mintRequestState: (state, ctx) => this.stateCodec.mint(state, ctx),
     });
-    server.setRequestHandler('tools/list', (_request, ctx) => {
+    const listing =
+      (scope: RequestScope, kind: McpPrimitiveKind) => (entry: RegisteredPrimitive<unknown>) =>
+        new McpCall(kind, entry.key, {}, scope, 'list');
+    const { tools, prompts, resources, templates } = this.catalog;
+
+    server.setRequestHandler('tools/list', async (request, ctx) => {
+      const page = await tools.page(
+        listing(scopeOf(ctx), 'tool'),
+        request.params?.cursor,
+        this.pageSize,
+      );
+      return { tools: page.items, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const { name, arguments: args = {} } = request.params;
+      const tool = tools.get(name);
+      if (!tool) throw unknown('tool', name, 'tools/list');
+      const result = await tool.invoke(new McpCall('tool', name, args, scopeOf(ctx)));
+      return isInputRequiredResult(result)
+        ? result
+        : server.projectCallToolResult(result, tool.definition.outputSchema);
+    });
+
+    server.setRequestHandler('prompts/list', async (request, ctx) => {
+      const page = await prompts.page(
+        listing(scopeOf(ctx), 'prompt'),
+        request.params?.cursor,
+        this.pageSize,
+      );
+      return { prompts: page.items, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    });
+    server.setRequestHandler('prompts/get', (request, ctx) => {
+      const { name, arguments: args = {} } = request.params;
+      const prompt = prompts.get(name);
+      if (!prompt) throw unknown('prompt', name, 'prompts/list');
+      return prompt.get(new McpCall('prompt', name, args, scopeOf(ctx)));
+    });
+
+    server.setRequestHandler('resources/list', async (request, ctx) => {
       const scope = scopeOf(ctx);
-      return this.registry.listFor((name) => new ToolCall(name, {}, scope, 'list'));
+      const page = await resources.page(
+        listing(scope, 'resource'),
+        request.params?.cursor,
+        this.pageSize,
+      );
+      const listed = {
+        resources: page.items,
+        ...(page.nextCursor && { nextCursor: page.nextCursor }),
+      };
+      if (!this.options.listTemplatesAsResources || page.nextCursor) return listed;
+      // Templates follow the last page of resources, for clients that never list templates.
+      const visible = await templates.page(
+        listing(scope, 'resource'),
+        undefined,
+        Number.MAX_SAFE_INTEGER,
+      );
+      return {
+        resources: [
+          ...listed.resources,
+          ...visible.items.map(({ uriTemplate, ...rest }) => ({ ...rest, uri: uriTemplate })),
+        ],
+      };
     });
-    server.setRequestHandler('tools/call', (request, ctx) =>
-      this.callTool(server, scopeOf(ctx), request),
+    server.setRequestHandler('resources/templates/list', async (request, ctx) => {
+      const page = await templates.page(
+        listing(scopeOf(ctx), 'resource'),
+        request.params?.cursor,
+        this.pageSize,
+      );
+      return {
+        resourceTemplates: page.items,
+        ...(page.nextCursor && { nextCursor: page.nextCursor }),
+      };
+    });
+    server.setRequestHandler('resources/read', (request, ctx) => {
+      const { uri } = request.params;
+      const found = this.catalog.findResource(uri);
+      if (!found) throw resourceNotFound(uri, era);
+      const call = new McpCall('resource', uri, found.variables, scopeOf(ctx));
+      return found.resource.read(call, uri);
+    });
+
+    server.setRequestHandler('completion/complete', (request, ctx) =>
+      this.complete(request, scopeOf(ctx)),
     );
+
+    const subscribed = new Set<string>();
+    server.setRequestHandler('resources/subscribe', (request) => {
+      subscribed.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', (request) => {
+      subscribed.delete(request.params.uri);
+      return {};
+    });
+    if (unit.live) this.pushChanges(server, subscribed);
     return server;
   }
 
-  private async callTool(server: Server, scope: RequestScope, request: CallToolRequest) {
-    const { name, arguments: args = {} } = request.params;
-    const tool = this.registry.get(name);
-    if (!tool) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool "${name}". Call tools/list to see the tools this server offers.`,
+  /** Forwards the catalog's changes to a connection until it closes. */
+  private pushChanges(server: Server, subscribed: ReadonlySet<string>): void {
+    const unsubscribe = this.notifier.subscribe((change) => {
+      // A connection that has not finished its handshake has no one to tell yet.
+      if (!server.transport) return;
+      let sent: Promise<void> | undefined;
+      if (change.kind === 'tools') sent = server.sendToolListChanged();
+      else if (change.kind === 'prompts') sent = server.sendPromptListChanged();
+      else if (change.kind === 'resources') sent = server.sendResourceListChanged();
+      else if (change.kind === 'resource' && subscribed.has(change.uri)) {
+        sent = server.sendResourceUpdated({ uri: change.uri });
+      }
+      void sent?.catch(() => undefined);
+    });
+    const previous = server.onclose;
+    server.onclose = () => {
+      unsubscribe();
+      previous?.();
+    };
+  }
+
+  private async complete(request: CompleteRequest, scope: RequestScope): Promise<CompleteResult> {
+    const { ref, argument, context } = request.params;
+    const target =
+      ref.type === 'ref/prompt'
+        ? this.catalog.prompts.get(ref.name)
+        : (this.catalog.templates.get(ref.uri) ?? undefined);
+    const name = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+    if (!target) {
+      // A static resource has no variables to complete.
+      if (ref.type === 'ref/resource' && this.catalog.resources.get(ref.uri)) {
+        return { completion: { values: [] } };
+      }
+      throw ref.type === 'ref/prompt'
+        ? unknown('prompt', name, 'prompts/list')
+        : unknown('resource template', name, 'resources/templates/list');
+    }
+    const kind = ref.type === 'ref/prompt' ? 'prompt' : 'resource';
+    const listingCall = new McpCall(kind, name, context?.arguments ?? {}, scope, 'list');
+    if (target.isVisible.guarded && !(await target.isVisible(listingCall))) {
+      throw unknown(
+        kind === 'prompt' ? 'prompt' : 'resource template',
+        name,
+        `${kind === 'prompt' ? 'prompts' : 'resources/templates'}/list`,
       );
     }
-    const result = await tool.invoke(new ToolCall(name, args, scope));
-    return server.projectCallToolResult(result, tool.definition.outputSchema);
+    return {
+      completion: await completeArgument(target, argument, {
+        arguments: context?.arguments ?? {},
+        argument: argument.name,
+        call: listingCall,
+      }),
+    };
   }
 }

@@ -2,7 +2,7 @@ import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcont
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TransportContext } from '../../execution/tool-call.js';
+import type { TransportContext } from '../../execution/mcp-call.js';
 import type { McpServerHost } from '../../protocol/mcp-server.host.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';

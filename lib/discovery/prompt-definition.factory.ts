@@ -1,0 +1,67 @@
+import type { Prompt, PromptArgument } from '@modelcontextprotocol/server';
+import type { Type } from '@nestjs/common';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
+import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
+import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import type { InstanceWrapper } from '../utils/nest-internals.js';
+import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
+import { stringArgumentsCheck } from './string-arguments.check.js';
+import { readToolParameters } from './tool-parameters.reader.js';
+import { withinMethod } from './within-method.util.js';
+
+/** Builds what `prompts/list` publishes for a `@McpPrompt()` method, and its arguments check. */
+export class PromptDefinitionFactory {
+  constructor(
+    private readonly schemaFactory: DtoSchemaFactory,
+    private readonly validator: DtoArgumentsValidator,
+  ) {}
+
+  create(
+    wrapper: InstanceWrapper,
+    target: Type,
+    methodName: string,
+    options: McpPromptOptions,
+  ): DiscoveredPrompt {
+    const where = `${target.name}.${methodName}`;
+    const name = options.name ?? toSnakeCase(methodName);
+    if (!TOOL_NAME_PATTERN.test(name)) {
+      throw new McpConfigurationError(
+        `The prompt name "${name}" of ${where} is not allowed: use letters, digits, "_", "-" ` +
+          `and "." (at most 128 characters), e.g. @McpPrompt({ name: 'my_prompt' }).`,
+      );
+    }
+    const { dto, plain = false } = readToolParameters(target, methodName, where, {
+      plainArguments: true,
+    });
+    const schema = withinMethod(where, () =>
+      this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
+    );
+    const required = new Set(schema.required ?? []);
+    const promptArguments: PromptArgument[] = Object.entries(schema.properties ?? {}).map(
+      ([argument, property]) => ({
+        name: argument,
+        ...(property.description && { description: property.description }),
+        required: required.has(argument),
+      }),
+    );
+    const definition: Prompt = {
+      name,
+      ...(options.title && { title: options.title }),
+      ...(options.description && { description: options.description }),
+      ...(promptArguments.length > 0 && { arguments: promptArguments }),
+      ...(options.icons && { icons: options.icons }),
+      ...(options._meta && { _meta: options._meta }),
+    };
+    return {
+      definition,
+      where,
+      wrapper,
+      methodName,
+      argumentsSchema: schema,
+      checkArguments: stringArgumentsCheck(this.validator, dto, schema, plain),
+    };
+  }
+}

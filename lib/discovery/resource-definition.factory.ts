@@ -1,0 +1,87 @@
+import { UriTemplate } from '@modelcontextprotocol/server';
+import type { Type } from '@nestjs/common';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
+import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import type { InstanceWrapper } from '../utils/nest-internals.js';
+import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import type { DiscoveredResource } from './discovered-resource.interface.js';
+import { stringArgumentsCheck } from './string-arguments.check.js';
+import { readToolParameters } from './tool-parameters.reader.js';
+import { withinMethod } from './within-method.util.js';
+
+/** Builds what `resources/list` or `resources/templates/list` publishes for a method. */
+export class ResourceDefinitionFactory {
+  constructor(
+    private readonly schemaFactory: DtoSchemaFactory,
+    private readonly validator: DtoArgumentsValidator,
+  ) {}
+
+  create(
+    wrapper: InstanceWrapper,
+    target: Type,
+    methodName: string,
+    options: McpResourceOptions,
+  ): DiscoveredResource {
+    const where = `${target.name}.${methodName}`;
+    if (typeof options.uri !== 'string' || !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(options.uri)) {
+      throw new McpConfigurationError(
+        `${where}: @McpResource() needs a "uri" with a scheme, such as ` +
+          `'catalog://categories' or the template 'catalog://products/{sku}'.`,
+      );
+    }
+    const { dto, plain = false } = readToolParameters(target, methodName, where, {
+      plainArguments: true,
+    });
+    const schema = withinMethod(where, () => this.schemaFactory.createInputSchema(dto));
+    const checkArguments = stringArgumentsCheck(this.validator, dto, schema, plain);
+    const common = {
+      name: options.name ?? toSnakeCase(methodName),
+      ...(options.title && { title: options.title }),
+      ...(options.description && { description: options.description }),
+      ...(options.mimeType && { mimeType: options.mimeType }),
+      ...(options.annotations && { annotations: options.annotations }),
+      ...(options.icons && { icons: options.icons }),
+      ...(options._meta && { _meta: options._meta }),
+    };
+    const method = { where, wrapper, methodName, checkArguments, argumentsSchema: schema };
+    if (!UriTemplate.isTemplate(options.uri)) {
+      return {
+        kind: 'static',
+        ...method,
+        definition: {
+          uri: options.uri,
+          ...common,
+          ...(options.size !== undefined && { size: options.size }),
+        },
+      };
+    }
+    const template = withinMethod(where, () => parseTemplate(options.uri));
+    const declared = Object.keys(schema.properties ?? {});
+    const missing = declared.filter((name) => !template.variableNames.includes(name));
+    if (dto && missing.length > 0) {
+      throw new McpConfigurationError(
+        `${where}: the variables DTO ${dto.name} declares ${missing.map((n) => `"${n}"`).join(', ')}, ` +
+          `which the URI template "${options.uri}" does not have (its variables: ` +
+          `${template.variableNames.join(', ') || 'none'}).`,
+      );
+    }
+    return {
+      kind: 'template',
+      ...method,
+      template,
+      definition: { uriTemplate: options.uri, ...common },
+    };
+  }
+}
+
+function parseTemplate(uri: string): UriTemplate {
+  try {
+    return new UriTemplate(uri);
+  } catch (error) {
+    throw new McpConfigurationError(
+      `the URI template "${uri}" is not valid RFC 6570: ${(error as Error).message}`,
+    );
+  }
+}

@@ -1,0 +1,102 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { Logger, Type } from '@nestjs/common';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import { ToolOutputValidator } from '../execution/tool-output.validator.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
+import { invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
+import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import { compileJsonSchema } from '../schema/json-schema.check.js';
+import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { InstanceWrapper } from '../utils/nest-internals.js';
+import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import type { ArgumentsCheck } from './discovered-method.interface.js';
+import type { DiscoveredTool } from './discovered-tool.interface.js';
+import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { readToolParameters } from './tool-parameters.reader.js';
+import { withinMethod } from './within-method.util.js';
+
+/** Builds what `tools/list` publishes for a `@McpTool()` method, and its arguments check. */
+export class ToolDefinitionFactory {
+  constructor(
+    private readonly schemaFactory: DtoSchemaFactory,
+    private readonly validator: DtoArgumentsValidator,
+    private readonly metadataAccessor: McpMetadataAccessor,
+    private readonly logger: Logger,
+  ) {}
+
+  create(
+    wrapper: InstanceWrapper,
+    target: Type,
+    methodName: string,
+    options: McpToolOptions,
+  ): DiscoveredTool {
+    const where = `${target.name}.${methodName}`;
+    const name = options.name ?? toSnakeCase(methodName);
+    if (!TOOL_NAME_PATTERN.test(name))
+      throw new McpConfigurationError(invalidToolNameMessage(name, where));
+    const { dto } = readToolParameters(target, methodName, where, {
+      plainArguments: options.inputSchema !== undefined,
+    });
+    const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);
+    const title = options.title ?? apiOperation?.summary;
+    const description = options.description ?? apiOperation?.description;
+    if (!description) this.logger.warn(missingDescriptionMessage(name, where));
+    if (options.arguments && !dto) {
+      throw new McpConfigurationError(
+        `${where} has the "arguments" option of @McpTool() but takes no arguments DTO.`,
+      );
+    }
+    if (options.inputSchema && dto) {
+      throw new McpConfigurationError(
+        `${where} has both an arguments DTO and the "inputSchema" option of @McpTool(): ` +
+          `keep one (the DTO is the schema; "inputSchema" is for arguments a DTO cannot express).`,
+      );
+    }
+    const { output } = options;
+    const inputSchema =
+      options.inputSchema ??
+      withinMethod(where, () =>
+        this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
+      );
+    if (inputSchema.type !== 'object') {
+      throw new McpConfigurationError(
+        `${where}: the "inputSchema" of a tool must have "type": "object" at its root (MCP).`,
+      );
+    }
+    const outputSchema =
+      output && withinMethod(where, () => this.schemaFactory.createOutputSchema(output));
+    const definition: Tool = {
+      name,
+      ...(title && { title }),
+      ...(description && { description }),
+      inputSchema: inputSchema as Tool['inputSchema'],
+      // Listed at its natural root; the SDK wraps a non-object root for 2025-era clients.
+      ...(outputSchema && { outputSchema: outputSchema as Tool['outputSchema'] }),
+      ...(options.annotations && { annotations: options.annotations }),
+      ...(options.icons && { icons: options.icons }),
+      ...(options._meta && { _meta: options._meta }),
+    };
+    return {
+      definition,
+      where,
+      wrapper,
+      methodName,
+      checkArguments: this.argumentsCheck(dto, inputSchema, options.inputSchema !== undefined),
+      ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
+    };
+  }
+
+  private argumentsCheck(
+    dto: Type | undefined,
+    schema: JsonSchema,
+    plain: boolean,
+  ): ArgumentsCheck {
+    // Built here, compiled on the tool's first call (compileJsonSchema), then reused.
+    const schemaCheck = compileJsonSchema(schema, 'the arguments');
+    if (dto) return (args) => this.validator.validate(dto, args, schemaCheck);
+    if (plain) return async (args) => this.validator.validatePlain(args, schemaCheck);
+    return async (args) => this.validator.validateNoArguments(args);
+  }
+}

@@ -1,0 +1,13 @@
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+
+/** Runs a bootstrap step so that a configuration mistake names the method it belongs to. */
+export function withinMethod<T>(where: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof McpConfigurationError) {
+      throw new McpConfigurationError(`${where}: ${error.message}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,76 @@
+import {
+  isInputRequiredResult,
+  type GetPromptResult,
+  type InputRequiredResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/server';
+import { Injectable, Logger } from '@nestjs/common';
+import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
+import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.js';
+import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
+import type { McpCall } from './mcp-call.js';
+import { McpPipelineFactory, type McpPipeline } from './mcp-pipeline.factory.js';
+import { normalizePromptResult } from './prompt-result.normalizer.js';
+import { resourceNotFound, toProtocolError } from './protocol-error.mapper.js';
+import { normalizeResourceResult } from './resource-result.normalizer.js';
+import { reportUnexpectedError } from './unexpected-error.reporter.js';
+
+/** Runs one `prompts/get`; failures are thrown as JSON-RPC errors. */
+export type PromptInvoker = (call: McpCall) => Promise<GetPromptResult | InputRequiredResult>;
+
+/** Runs one `resources/read` of `uri`; failures are thrown as JSON-RPC errors. */
+export type ResourceReader = (
+  call: McpCall,
+  uri: string,
+) => Promise<ReadResourceResult | InputRequiredResult>;
+
+/**
+ * Binds prompt and resource methods to the Nest pipeline, as {@link ToolInvokerFactory}
+ * does for tools. Their failures are JSON-RPC errors (the protocol has no `isError`
+ * result for them), mapped by {@link toProtocolError}.
+ */
+@Injectable()
+export class PrimitiveInvokerFactory {
+  private readonly logger = new Logger('McpModule');
+
+  constructor(private readonly pipelines: McpPipelineFactory) {}
+
+  createPrompt(prompt: DiscoveredPrompt): PromptInvoker {
+    return this.runner(prompt, `Prompt "${prompt.definition.name}"`, (returned) =>
+      normalizePromptResult(returned, prompt.where),
+    );
+  }
+
+  createResource(resource: DiscoveredResource): ResourceReader {
+    return this.runner(
+      resource,
+      `Resource "${resource.definition.name}"`,
+      (returned, call, uri) => {
+        const result = normalizeResourceResult(returned, uri!, resource.definition.mimeType);
+        if (!result) throw resourceNotFound(uri!, call.era);
+        return result;
+      },
+    );
+  }
+
+  /** Validation, the pipeline, then `finish` on what the method returned; errors mapped. */
+  private runner<Result>(
+    method: DiscoveredMethod,
+    what: string,
+    finish: (returned: unknown, call: McpCall, uri?: string) => Result,
+  ) {
+    const pipeline: McpPipeline = this.pipelines.create(method);
+    return async (call: McpCall, uri?: string): Promise<Result | InputRequiredResult> => {
+      try {
+        call.validation = await method.checkArguments(call.arguments);
+        const returned = await pipeline(call);
+        // A multi round-trip answer (`inputRequired(...)`) goes to the SDK as it is.
+        return isInputRequiredResult(returned) ? returned : finish(returned, call, uri);
+      } catch (error) {
+        throw toProtocolError(error, { era: call.era, uri }, (unexpected) =>
+          reportUnexpectedError(this.logger, what, method, unexpected),
+        );
+      }
+    };
+  }
+}

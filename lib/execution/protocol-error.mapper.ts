@@ -1,0 +1,77 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type ProtocolEra,
+} from '@modelcontextprotocol/server';
+import { HttpException, NotFoundException } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
+import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
+import { McpToolError } from '../errors/mcp-tool.error.js';
+import { formatIssues } from './dto-arguments.validator.js';
+import type { UnexpectedErrorReporter } from './tool-error.mapper.js';
+
+/**
+ * "Resource not found" as the negotiated revision words it: `-32002` for 2025-era
+ * clients (2025-11-25), `-32602` with `data.uri` for 2026-07-28.
+ */
+export function resourceNotFound(uri: string, era: ProtocolEra): ProtocolError {
+  const message = `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what this server offers.`;
+  return era === 'modern'
+    ? new ResourceNotFoundError(uri, message)
+    : new ProtocolError(ProtocolErrorCode.ResourceNotFound, message, { uri });
+}
+
+function httpMessage(exception: HttpException): { text: string; status: number } {
+  const status = exception.getStatus();
+  const response = exception.getResponse();
+  const body =
+    typeof response === 'string' ? { message: response } : (response as Record<string, unknown>);
+  const message = Array.isArray(body.message)
+    ? body.message.join('; ')
+    : String(body.message ?? exception.message);
+  const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[status] ?? 'Error');
+  return { text: `${error} (${status}): ${message}`, status };
+}
+
+/**
+ * The table from an error thrown by a prompt or resource method to the JSON-RPC error the
+ * caller gets (prompts and resources have no `isError` result):
+ *
+ * | thrown                          | error                                              |
+ * | ------------------------------- | -------------------------------------------------- |
+ * | ProtocolError                   | itself                                             |
+ * | InvalidToolArgumentsError       | -32602, each problem named; `data.issues`          |
+ * | NotFoundException (resource)    | resource not found, as the revision words it       |
+ * | HttpException 4xx / McpToolError| -32602 with its message                            |
+ * | HttpException 5xx               | -32603 with its message                            |
+ * | anything else                   | -32603, a generic message with a log reference     |
+ */
+export function toProtocolError(
+  error: unknown,
+  target: { readonly era: ProtocolEra; readonly uri?: string },
+  reportUnexpected: UnexpectedErrorReporter,
+): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof InvalidToolArgumentsError) {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, formatIssues(error.issues), {
+      issues: error.issues,
+    });
+  }
+  if (error instanceof NotFoundException && target.uri !== undefined) {
+    return resourceNotFound(target.uri, target.era);
+  }
+  if (error instanceof McpToolError) {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
+  }
+  if (error instanceof HttpException) {
+    const { text, status } = httpMessage(error);
+    const code = status < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    return new ProtocolError(code, text, { statusCode: status });
+  }
+  const reference = reportUnexpected(error);
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `Internal error (reference ${reference}); the details were logged on the server.`,
+  );
+}

@@ -1,0 +1,139 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { VisibilityCheck } from '../execution/tool-visibility.factory.js';
+import type { McpCall } from '../execution/mcp-call.js';
+
+/** A published tool, prompt or resource: its key, what clients list, who may see it. */
+export interface RegisteredPrimitive<Definition> {
+  /** The name (tools, prompts), URI (resources) or URI template (templates). */
+  readonly key: string;
+  readonly definition: Definition;
+  readonly isVisible: VisibilityCheck;
+}
+
+/** One page of a list, as MCP list results carry it. */
+export interface ListPage<Definition> {
+  readonly items: Definition[];
+  readonly nextCursor?: string;
+}
+
+/** Opaque cursors: the key the previous page ended with, base64url-encoded. */
+const encodeCursor = (key: string) => Buffer.from(`k:${key}`, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!decoded.startsWith('k:') || encodeCursor(decoded.slice(2)) !== cursor) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid cursor "${cursor.slice(0, 64)}": pass the nextCursor of the previous page as ` +
+        `it was, or no cursor for the first page.`,
+    );
+  }
+  return decoded.slice(2);
+}
+
+/**
+ * The tools, prompts or resources of one server. Listing is a lookup of a list built
+ * when the set changes (at bootstrap, or when the app adds or removes one at run time);
+ * only entries with guards are checked per caller, and when none has one the same list
+ * serves every request. Lists are sorted by key (the 2026-07-28 revision asks for a
+ * deterministic order) and paged with opaque cursors that stay valid when entries change.
+ */
+export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Definition>> {
+  private readonly byKey = new Map<string, Entry>();
+  private ordered: readonly Entry[] = [];
+  private everyoneSees?: readonly Definition[];
+  private readonly listeners = new Set<() => void>();
+
+  constructor(entries: readonly Entry[] = []) {
+    for (const entry of entries) this.byKey.set(entry.key, entry);
+    this.rebuild();
+  }
+
+  get(key: string): Entry | undefined {
+    return this.byKey.get(key);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Every entry, in the listed order. */
+  entries(): readonly Entry[] {
+    return this.ordered;
+  }
+
+  definitions(): Definition[] {
+    return this.ordered.map((entry) => entry.definition);
+  }
+
+  /** Adds an entry; an existing one with the same key is refused. */
+  add(entry: Entry): void {
+    if (this.byKey.has(entry.key)) {
+      throw new Error(`"${entry.key}" is already published; remove it first.`);
+    }
+    this.byKey.set(entry.key, entry);
+    this.changed();
+  }
+
+  /** Removes an entry; `false` when there was none. */
+  remove(key: string): boolean {
+    const removed = this.byKey.delete(key);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  /** Called after each change (for list-changed notifications). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The page of entries this caller may see, starting after `cursor`.
+   * @param checkFor makes the guards' context for one entry
+   * @throws ProtocolError (-32602) for a cursor this server did not issue
+   */
+  async page(
+    checkFor: (entry: Entry) => McpCall,
+    cursor: string | undefined,
+    pageSize: number,
+  ): Promise<ListPage<Definition>> {
+    const after = cursor ? decodeCursor(cursor) : undefined;
+    const start = after === undefined ? 0 : this.ordered.findIndex((entry) => entry.key > after);
+    if (start === -1) return { items: [] };
+    if (this.everyoneSees && start === 0 && this.ordered.length <= pageSize) {
+      // A new array each time: the SDK adds per-era fields to list results.
+      return { items: [...this.everyoneSees] };
+    }
+    const items: Entry[] = [];
+    let index = start;
+    while (index < this.ordered.length && items.length < pageSize) {
+      // Guards of one window run side by side; a caller who sees few entries gets more windows.
+      const window = this.ordered.slice(index, index + pageSize - items.length);
+      const visible = await Promise.all(
+        window.map((entry) => !entry.isVisible.guarded || entry.isVisible(checkFor(entry))),
+      );
+      items.push(...window.filter((_, position) => visible[position]));
+      index += window.length;
+    }
+    const more = index < this.ordered.length;
+    return {
+      items: items.map((entry) => entry.definition),
+      ...(more && items.length > 0 && { nextCursor: encodeCursor(items.at(-1)!.key) }),
+    };
+  }
+
+  private changed(): void {
+    this.rebuild();
+    for (const listener of this.listeners) listener();
+  }
+
+  private rebuild(): void {
+    this.ordered = [...this.byKey.values()].toSorted((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    );
+    this.everyoneSees = this.ordered.some((entry) => entry.isVisible.guarded)
+      ? undefined
+      : this.ordered.map((entry) => entry.definition);
+  }
+}

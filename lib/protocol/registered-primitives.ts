@@ -1,0 +1,44 @@
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType,
+  Tool,
+  UriTemplate,
+} from '@modelcontextprotocol/server';
+import type { McpCompletionValues } from '../interfaces/mcp-completion.interface.js';
+import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
+import type { PromptInvoker, ResourceReader } from '../execution/primitive-invoker.factory.js';
+import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
+import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { RegisteredPrimitive } from './primitive.registry.js';
+
+/** Completes one argument: the typed prefix in, matching values out. */
+export type Completer = (
+  value: string,
+  context: McpCompletionContext,
+) => Promise<McpCompletionValues> | McpCompletionValues;
+
+/** What prompts and templates share: arguments that can be completed. */
+interface Completable {
+  /** The JSON Schema of the arguments (its `enum`s complete without a completer). */
+  readonly argumentsSchema: JsonSchema;
+  /** Completers given with `@McpCompletion()`, by argument name. */
+  readonly completers: Map<string, Completer>;
+}
+
+export interface RegisteredTool extends RegisteredPrimitive<Tool> {
+  readonly invoke: ToolInvoker;
+}
+
+export interface RegisteredPrompt extends RegisteredPrimitive<Prompt>, Completable {
+  readonly get: PromptInvoker;
+}
+
+export interface RegisteredResource extends RegisteredPrimitive<Resource> {
+  readonly read: ResourceReader;
+}
+
+export interface RegisteredTemplate extends RegisteredPrimitive<ResourceTemplateType>, Completable {
+  readonly template: UriTemplate;
+  readonly read: ResourceReader;
+}
