@@ -11,6 +11,8 @@ export interface TestClient {
   listTools(): Promise<{ tools: Array<Record<string, any>> }>;
   callTool(name: string, args?: Record<string, unknown>): Promise<Record<string, any>>;
   close(): Promise<void>;
+  /** The SDK client itself, for prompts, resources, completions, progress and cancellation. */
+  readonly sdk: any;
 }
 
 const headersFor = (token?: string): Record<string, string> =>
@@ -26,6 +28,7 @@ export async function connectLegacyClient(url: URL, token?: string): Promise<Tes
     callTool: (name, args) =>
       client.callTool({ name, arguments: args }) as Promise<Record<string, any>>,
     close: () => client.close(),
+    sdk: client,
   };
 }
 
@@ -44,6 +47,7 @@ export async function connectModernClient(url: URL, token?: string): Promise<Tes
     callTool: (name, args) =>
       client.callTool({ name, arguments: args }) as Promise<Record<string, any>>,
     close: () => client.close(),
+    sdk: client,
   };
 }
 
