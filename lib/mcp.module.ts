@@ -1,4 +1,10 @@
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
@@ -49,7 +55,10 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
   ],
   exports: [McpServerHost, McpEvents],
 })
-export class McpModule extends ConfigurableModuleClass implements OnApplicationShutdown {
+export class McpModule
+  extends ConfigurableModuleClass
+  implements OnModuleDestroy, OnApplicationShutdown
+{
   constructor(@Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null) {
     super();
   }
@@ -72,6 +81,15 @@ export class McpModule extends ConfigurableModuleClass implements OnApplicationS
         { provide: MCP_HTTP_CONTROLLER, useValue: controller },
       ],
     };
+  }
+
+  /**
+   * The first shutdown hook `app.close()` runs (the HTTP server still accepts requests):
+   * new MCP requests get 503 from here on, and those in flight are answered, within
+   * `http.shutdownTimeoutMs`, before the HTTP server closes.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await this.endpoint?.shutdown();
   }
 
   async onApplicationShutdown(): Promise<void> {

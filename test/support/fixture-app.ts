@@ -1,23 +1,58 @@
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import type { INestApplication, LoggerService, LogLevel, Type } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Test, type TestingModule } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { FixtureAppModule } from '../fixtures/fixture-app.module.js';
 
+/** The HTTP platforms the endpoint must serve alike. */
+export type HttpAdapterName = 'express' | 'fastify';
+export const ADAPTERS: readonly HttpAdapterName[] = ['express', 'fastify'];
+
 export interface RunningApp {
   app: INestApplication;
+  /** The MCP endpoint's URL. */
   url: URL;
   close(): Promise<void>;
 }
 
-/** Starts the fixture app on 127.0.0.1 with a free port; `globalPrefix` is optional. */
-export async function startFixtureApp(
-  options: { globalPrefix?: string } = {},
+export interface StartOptions {
+  adapter?: HttpAdapterName;
+  globalPrefix?: string;
+  /** The endpoint's `http.path`. @default 'mcp' */
+  mcpPath?: string;
+  logger?: LoggerService | LogLevel[] | false;
+  /** Runs after the app is created and before it listens (global pipes, shutdown hooks…). */
+  configure?: (app: INestApplication) => void;
+}
+
+const createAdapter = (name: HttpAdapterName) =>
+  name === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
+
+/**
+ * Starts a compiled testing module on 127.0.0.1 with a free port, on the given platform.
+ * (`listen()` also makes Fastify ready, which supertest on `getHttpServer()` needs.)
+ */
+export async function startApp(
+  module: Type | TestingModule,
+  options: StartOptions = {},
 ): Promise<RunningApp> {
-  const moduleRef = await Test.createTestingModule({ imports: [FixtureAppModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: ['error'] });
+  const moduleRef =
+    typeof module === 'function'
+      ? await Test.createTestingModule({ imports: [module] }).compile()
+      : module;
+  const app = moduleRef.createNestApplication(createAdapter(options.adapter ?? 'express'), {
+    logger: options.logger ?? ['error'],
+  });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
+  options.configure?.(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
-  const path = options.globalPrefix ? `/${options.globalPrefix}/mcp` : '/mcp';
-  return { app, url: new URL(`http://127.0.0.1:${port}${path}`), close: () => app.close() };
+  const path = [options.globalPrefix, options.mcpPath ?? 'mcp'].filter(Boolean).join('/');
+  return { app, url: new URL(`http://127.0.0.1:${port}/${path}`), close: () => app.close() };
+}
+
+/** Starts the fixture app; `globalPrefix` is optional, the platform Express by default. */
+export function startFixtureApp(options: Omit<StartOptions, 'mcpPath'> = {}): Promise<RunningApp> {
+  return startApp(FixtureAppModule, options);
 }

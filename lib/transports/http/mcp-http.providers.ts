@@ -1,11 +1,15 @@
 import type { CanActivate, Provider, Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { ApplicationConfig, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { McpModuleOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_HTTP_PATH } from '../../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import { McpServerHost } from '../../protocol/mcp-server.host.js';
 import { GUARDS_METADATA, PATH_METADATA } from '../../utils/nest-internals.js';
+import { endpointPathMatcher } from './express-body.middleware.js';
+import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_ROUTE } from './fastify-route.hook.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './mcp-http.constants.js';
+import { MCP_ROUTE_METHODS } from './mcp-http.controller.js';
+import { attachToPlatform } from './mcp-http.platform.js';
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
 /** A guard given as a class is the app's provider when it has one, else made through DI. */
@@ -29,20 +33,45 @@ async function resolveGuard(
 export const mcpHttpProviders: Provider[] = [
   {
     provide: MCP_HTTP_ENDPOINT,
-    inject: [MCP_MODULE_OPTIONS, McpServerHost, ModuleRef, MCP_HTTP_CONTROLLER],
+    inject: [
+      MCP_MODULE_OPTIONS,
+      McpServerHost,
+      ModuleRef,
+      MCP_HTTP_CONTROLLER,
+      HttpAdapterHost,
+      ApplicationConfig,
+    ],
     useFactory: async (
       options: McpModuleOptions,
       host: McpServerHost,
       moduleRef: ModuleRef,
       controller: Type,
+      adapterHost: HttpAdapterHost,
+      appConfig: ApplicationConfig,
     ) => {
       if (options.http === false) return null;
       const guards = await Promise.all(
         (options.http?.guards ?? []).map((guard) => resolveGuard(moduleRef, guard)),
       );
-      Reflect.defineMetadata(PATH_METADATA, options.http?.path ?? DEFAULT_HTTP_PATH, controller);
+      const path = options.http?.path ?? DEFAULT_HTTP_PATH;
+      Reflect.defineMetadata(PATH_METADATA, path, controller);
       Reflect.defineMetadata(GUARDS_METADATA, guards, controller);
-      return new StreamableHttpEndpoint(host, options.http);
+      const endpoint = new StreamableHttpEndpoint(host, options.http);
+      // Marks this registration's routes for its Fastify `onRoute` hook (ignored on Express).
+      for (const method of MCP_ROUTE_METHODS) {
+        Reflect.defineMetadata(
+          FASTIFY_ROUTE_CONFIG_METADATA,
+          { [MCP_ENDPOINT_ROUTE]: endpoint },
+          controller.prototype[method],
+        );
+      }
+      // The adapter is set before `app.init()` registers body parsers and routes (at once
+      // with NestFactory.create, later with a testing module): `init$` replays it.
+      const matcher = endpointPathMatcher(() => `${appConfig.getGlobalPrefix()}/${path}`);
+      adapterHost.init$.subscribe(() => {
+        if (adapterHost.httpAdapter) attachToPlatform(adapterHost.httpAdapter, endpoint, matcher);
+      });
+      return endpoint;
     },
   },
 ];

@@ -1,23 +1,60 @@
-import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportContext } from '../../execution/mcp-call.js';
 import type { McpServerHost } from '../../protocol/mcp-server.host.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
+import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
+import { InFlightRequests } from './in-flight-requests.tracker.js';
+import {
+  checkJsonBody,
+  readJsonBody,
+  type JsonBodyLimits,
+  type JsonBodyOutcome,
+} from './json-body.reader.js';
+import { httpErrors } from './json-rpc-error.response.js';
 import { writeWebResponse } from './web-response.writer.js';
 
-/** An HTTP request as it reaches the endpoint, its JSON body already parsed by the platform. */
-export type ParsedHttpRequest = IncomingMessage & { body?: unknown; auth?: AuthInfo };
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
-const jsonRpcError = (status: number, code: number, message: string) =>
-  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+/**
+ * One HTTP request as the endpoint sees it, whatever the platform: the Node request and
+ * response it reads and writes, and the platform's own objects (Express `req`/`res`,
+ * Fastify `request`/`reply`) that guards, `REQUEST` and tools receive.
+ */
+export interface HttpExchange {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly platformRequest: object;
+  readonly platformResponse: object;
+  /** The body the platform already parsed for this route (Fastify), if any. */
+  readonly parsedBody?: { value: unknown };
+}
+
+const positive = (name: string, value: number | undefined, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(
+      `McpModule: http.${name} must be a positive whole number, got ${String(value)}`,
+    );
+  }
+  return value;
+};
 
 /**
  * The Streamable HTTP endpoint of one MCP server, serving both protocol eras from one
  * path through the SDK: 2026-07-28 requests statelessly, 2025-era clients through the
- * SDK's stateless legacy leg (initialize handshake, GET/DELETE answered 405).
+ * SDK's stateless legacy leg (initialize handshake, GET/DELETE answered 405). It owns the
+ * reading of its request bodies (see `json-body.reader.ts`) and its shutdown drain.
  */
 export class StreamableHttpEndpoint {
   private readonly logger = new Logger('McpModule');
@@ -30,11 +67,23 @@ export class StreamableHttpEndpoint {
    */
   private readonly transports = new WeakMap<Request, TransportContext>();
   private readonly handler: McpHttpHandler;
-
   private readonly dnsRebinding: DnsRebindingProtection;
+  private readonly inFlight = new InFlightRequests();
+  private readonly shutdownTimeoutMs: number;
+  private shuttingDown = false;
+  readonly limits: JsonBodyLimits;
 
   constructor(host: McpServerHost, options: McpHttpOptions = {}) {
     this.dnsRebinding = new DnsRebindingProtection(options);
+    this.limits = {
+      maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_REQUEST_BODY_SIZE),
+      maxJsonDepth: positive('maxJsonDepth', options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH),
+    };
+    this.shutdownTimeoutMs = positive(
+      'shutdownTimeoutMs',
+      options.shutdownTimeoutMs,
+      DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    );
     this.handler = createMcpHandler(
       ({ era, requestInfo }) =>
         host.servers.create(era, (requestInfo && this.transports.get(requestInfo)) ?? {}),
@@ -45,45 +94,106 @@ export class StreamableHttpEndpoint {
     );
   }
 
-  async handle(request: ParsedHttpRequest, response: ServerResponse): Promise<void> {
-    const clientGone = new AbortController();
-    let answered = false;
-    response.on('close', () => {
-      if (!answered) clientGone.abort();
-    });
-    const answer = await this.fetch(request, response, clientGone.signal);
+  async handle(exchange: HttpExchange): Promise<void> {
+    const { response } = exchange;
+    if (this.shuttingDown) {
+      await this.write(httpErrors.shuttingDown(), response, new AbortController().signal);
+      return;
+    }
+    this.inFlight.enter();
     try {
-      await writeWebResponse(answer, response, clientGone.signal);
+      const clientGone = new AbortController();
+      let answered = false;
+      response.on('close', () => {
+        if (!answered) clientGone.abort();
+      });
+      const answer = await this.fetch(exchange, clientGone.signal);
+      // An answer sent while shutting down ends its connection, so the client does not
+      // send its next request to a server that is closing.
+      if (this.shuttingDown && !response.headersSent) response.setHeader('connection', 'close');
+      await this.write(answer, response, clientGone.signal);
+      answered = true;
+    } finally {
+      this.inFlight.leave();
+    }
+  }
+
+  private async write(answer: Response, response: ServerResponse, signal: AbortSignal) {
+    try {
+      await writeWebResponse(answer, response, signal);
     } catch (error) {
       // The answer is owned by this endpoint: a failed write (the socket went away) ends
       // here, never in the app's HTTP exception handling.
       this.logger.debug(`MCP answer not fully written: ${(error as Error).message}`);
       response.destroy();
     }
-    answered = true;
   }
 
-  private async fetch(
-    request: ParsedHttpRequest,
-    response: ServerResponse,
-    signal: AbortSignal,
-  ): Promise<Response> {
+  private async fetch(exchange: HttpExchange, signal: AbortSignal): Promise<Response> {
+    const { request } = exchange;
     const rejected = this.dnsRebinding.check(request);
     if (rejected) return rejected;
     try {
-      const webRequest = await toWebRequest(request, request.body, { signal });
-      this.transports.set(webRequest, { request, response });
+      let body: unknown;
+      if (request.method === 'POST') {
+        const outcome = await this.bodyOf(exchange);
+        if (!outcome.ok) return outcome.answer;
+        body = outcome.body;
+      }
+      const webRequest = await toWebRequest(request, body, { signal });
+      this.transports.set(webRequest, {
+        request: exchange.platformRequest,
+        response: exchange.platformResponse,
+      });
+      const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
       return await this.handler.fetch(webRequest, {
-        ...(request.body !== undefined && { parsedBody: request.body }),
-        ...(request.auth !== undefined && { authInfo: request.auth }),
+        ...(body !== undefined && { parsedBody: body }),
+        ...(auth !== undefined && { authInfo: auth }),
       });
     } catch (error) {
-      // Raised while reading a body the platform did not parse (not JSON): over the limit.
-      if ((error as { name?: string }).name === 'RequestBodyTooLargeError') {
-        return jsonRpcError(413, -32000, (error as Error).message);
-      }
+      // Logged in full on the server; the client learns nothing of it (no message, stack,
+      // path or class name), in production or not.
       this.logger.error(`MCP endpoint failed: ${(error as Error).stack ?? String(error)}`);
-      return jsonRpcError(500, -32603, 'Internal error');
+      return httpErrors.internal();
+    }
+  }
+
+  /**
+   * The JSON body of a POST, read by whoever could read it first: Fastify's parser (with
+   * this endpoint's limit, see `fastify-route.hook.ts`), the endpoint's Express middleware,
+   * the app's own parser (a path the middleware did not recognise), or else the endpoint
+   * here. Every path ends in the same media type, depth and key checks.
+   */
+  private bodyOf(exchange: HttpExchange): Promise<JsonBodyOutcome> | JsonBodyOutcome {
+    const request = exchange.request as RequestWithBodyOutcome;
+    const readByMiddleware = request[MCP_BODY_OUTCOME];
+    if (readByMiddleware) return readByMiddleware;
+    const parsed =
+      exchange.parsedBody ?? (request.body !== undefined ? { value: request.body } : undefined);
+    if (!parsed) return readJsonBody(request, this.limits);
+    const contentType = request.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      return { ok: false, answer: httpErrors.unsupportedMediaType(contentType) };
+    }
+    return checkJsonBody(parsed.value, this.limits.maxJsonDepth);
+  }
+
+  /**
+   * Stops taking requests (new ones get 503) and waits, at most `http.shutdownTimeoutMs`,
+   * until those in flight have been answered.
+   */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const pending = this.inFlight.size;
+    if (pending === 0) return;
+    this.logger.log(
+      `Shutting down: waiting up to ${this.shutdownTimeoutMs} ms for ${pending} MCP request(s) in flight`,
+    );
+    if (!(await this.inFlight.drained(this.shutdownTimeoutMs))) {
+      this.logger.warn(
+        `Shutting down with ${this.inFlight.size} MCP request(s) still in flight after ` +
+          `${this.shutdownTimeoutMs} ms (http.shutdownTimeoutMs)`,
+      );
     }
   }
 

@@ -1,0 +1,129 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { describeJsonInputProblem, findJsonInputProblem } from '../../utils/json-input.util.js';
+import type { JsonBodyLimits } from './json-body.reader.js';
+import { httpErrors } from './json-rpc-error.response.js';
+
+/**
+ * Fastify's route config key (`@RouteConfig()` of `@nestjs/platform-fastify`, whose
+ * `FASTIFY_ROUTE_CONFIG_METADATA` this is) that marks the MCP endpoint's routes; its value
+ * is the endpoint, so each `McpModule` registration finds its own routes.
+ */
+export const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
+export const MCP_ENDPOINT_ROUTE = 'nestjsMcpEndpoint';
+
+type PreParsingHook = (
+  request: object,
+  reply: unknown,
+  payload: NodeJS.ReadableStream,
+  done: (error: Error | null, payload?: NodeJS.ReadableStream) => void,
+) => void;
+
+interface FastifyRouteOptions {
+  config?: Record<string, unknown>;
+  bodyLimit?: number;
+  preParsing?: PreParsingHook | PreParsingHook[];
+  errorHandler?: (
+    this: unknown,
+    error: FastifyError,
+    request: unknown,
+    reply: FastifyReply,
+  ) => unknown;
+}
+interface FastifyError extends Error {
+  code?: string;
+  statusCode?: number;
+}
+interface FastifyReply {
+  code(status: number): FastifyReply;
+  headers(headers: Record<string, string>): FastifyReply;
+  send(payload: string): FastifyReply;
+}
+
+/**
+ * Keeps the bytes of a body on their way to Fastify's parser. Fastify 5 answers any JSON
+ * it cannot take (a syntax error, or a `__proto__` key refused by secure-json-parse) with
+ * one generic error, so the endpoint reads the kept text again to say what is wrong.
+ * Fastify stops reading at the route's `bodyLimit`, so at most that much is kept.
+ */
+class BodyRecorder extends Transform {
+  readonly chunks: Buffer[] = [];
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.chunks.push(chunk);
+    callback(null, chunk);
+  }
+}
+
+const recorders = new WeakMap<object, BodyRecorder>();
+
+/**
+ * On Fastify, the content type parser runs before the route handler; it counts bytes
+ * against the route's `bodyLimit` while reading and stops there. So the endpoint keeps
+ * Fastify's parser and, through an `onRoute` hook limited to its own routes, sets the
+ * route's `bodyLimit` to `http.maxBodyBytes`, keeps the body's bytes (`BodyRecorder`) and
+ * answers the parser's refusals as JSON-RPC errors; any other error goes on to the app's
+ * error handler.
+ */
+export function createFastifyRouteHook(endpoint: object, limits: JsonBodyLimits) {
+  const { maxBodyBytes, maxJsonDepth } = limits;
+  const record: PreParsingHook = (request, _reply, payload, done) => {
+    const recorder = new BodyRecorder();
+    recorders.set(request, recorder);
+    payload.on('error', (error) => recorder.destroy(error));
+    done(null, payload.pipe(recorder));
+  };
+  return function mcpRouteOptions(route: FastifyRouteOptions): void {
+    if (route.config?.[MCP_ENDPOINT_ROUTE] !== endpoint) return;
+    route.bodyLimit = maxBodyBytes;
+    route.preParsing = [route.preParsing ?? []].flat().concat(record);
+    const appHandler = route.errorHandler;
+    route.errorHandler = async function mcpBodyErrors(error, request, reply) {
+      const answer = bodyErrorAnswer(error, request as { headers: Record<string, string> }, limits);
+      if (!answer) {
+        if (appHandler) return appHandler.call(this, error, request, reply);
+        throw error;
+      }
+      const headers: Record<string, string> = {};
+      for (const [name, value] of answer.headers) headers[name] = value;
+      return reply
+        .code(answer.status)
+        .headers(headers)
+        .send(await answer.text());
+    };
+  };
+}
+
+/** What is wrong with a JSON body Fastify refused, from the bytes it was given. */
+function invalidJsonAnswer(request: object, maxJsonDepth: number): Response {
+  const chunks = recorders.get(request)?.chunks ?? [];
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    return httpErrors.parseError((error as Error).message);
+  }
+  const problem = findJsonInputProblem(value, maxJsonDepth);
+  return problem
+    ? httpErrors.invalidInput(describeJsonInputProblem(problem))
+    : httpErrors.parseError('the JSON parser refused it');
+}
+
+function bodyErrorAnswer(
+  error: FastifyError,
+  request: { headers: Record<string, string | undefined> },
+  { maxBodyBytes, maxJsonDepth }: JsonBodyLimits,
+): Response | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return httpErrors.tooLarge(maxBodyBytes);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return httpErrors.unsupportedMediaType(request.headers['content-type']);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return httpErrors.parseError('the body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return httpErrors.parseError('the body does not match its Content-Length');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidJsonAnswer(request, maxJsonDepth);
+  }
+  return undefined;
+}

@@ -1,0 +1,54 @@
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '@modelcontextprotocol/server';
+
+/**
+ * A JSON-RPC error answer with `id: null`, for failures found before a request could be
+ * read (the MCP SDK builds the same shape for its own transport-level rejections).
+ */
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
+}
+
+/** The SDK's generic server error code, used for 413, 415 and 503 as the SDK does. */
+export const SERVER_ERROR = -32000;
+
+/** The transport-level answers of the endpoint, in one place so both platforms agree. */
+export const httpErrors = {
+  unsupportedMediaType: (contentType: string | undefined) =>
+    jsonRpcErrorResponse(
+      415,
+      SERVER_ERROR,
+      `Unsupported Media Type: the MCP endpoint accepts only Content-Type application/json` +
+        (contentType ? `, not ${contentType}` : ' (none was sent)'),
+    ),
+  // `connection: close`: the rest of the body is never read, so the connection cannot be
+  // reused for another request.
+  tooLarge: (maxBytes: number) =>
+    jsonRpcErrorResponse(
+      413,
+      SERVER_ERROR,
+      `Payload Too Large: the request body must not exceed ${maxBytes} bytes ` +
+        `(the http.maxBodyBytes option of McpModule)`,
+      { connection: 'close' },
+    ),
+  parseError: (detail: string) =>
+    jsonRpcErrorResponse(
+      400,
+      PARSE_ERROR,
+      `Parse error: the request body is not valid JSON: ${detail}`,
+    ),
+  invalidInput: (message: string) =>
+    jsonRpcErrorResponse(400, INVALID_REQUEST, `Invalid Request: ${message}`),
+  shuttingDown: () =>
+    jsonRpcErrorResponse(
+      503,
+      SERVER_ERROR,
+      'Service Unavailable: the MCP server is shutting down; retry on another instance or later',
+      { connection: 'close', 'retry-after': '1' },
+    ),
+  internal: () => jsonRpcErrorResponse(500, INTERNAL_ERROR, 'Internal error'),
+};
