@@ -33,6 +33,7 @@ export function selectServerHost(app: INestApplicationContext, name?: string): M
   const names = hosts.map((host) => host.options.name);
   if (hosts.length === 0) {
     throw new ServerSelectionError(
+      'none',
       'The module has no MCP server: import McpModule.forRoot({ name, version }) in it (or in a module it imports).',
     );
   }
@@ -40,6 +41,7 @@ export function selectServerHost(app: INestApplicationContext, name?: string): M
     const host = hosts.find((candidate) => candidate.options.name === name);
     if (!host) {
       throw new ServerSelectionError(
+        'unknown',
         `The module has no MCP server named "${name}"; its servers are: ${names.join(', ')}.`,
       );
     }
@@ -47,6 +49,7 @@ export function selectServerHost(app: INestApplicationContext, name?: string): M
   }
   if (hosts.length > 1) {
     throw new ServerSelectionError(
+      'ambiguous',
       `The module has ${hosts.length} MCP servers (${names.join(', ')}): choose one by name.`,
     );
   }
@@ -55,7 +58,10 @@ export function selectServerHost(app: INestApplicationContext, name?: string): M
 
 /** The app has no MCP server, or not the one asked for, or several and none was chosen. */
 export class ServerSelectionError extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly kind: 'none' | 'unknown' | 'ambiguous',
+    message: string,
+  ) {
     super(message);
     this.name = 'ServerSelectionError';
   }

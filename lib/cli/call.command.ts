@@ -1,0 +1,54 @@
+import {
+  authenticateCaller,
+  resolveCallerRequest,
+} from '../transports/in-process/caller.authenticator.js';
+import { InProcessRequester } from '../transports/in-process/in-process.requester.js';
+import { selectServerHost } from '../transports/in-process/server-host.selector.js';
+import { parseHeaders, parseToolArguments, type CliArguments } from './cli.arguments.js';
+import { openCliApp } from './cli-app.context.js';
+import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
+import { formatCallResult } from './call-result.formatter.js';
+import { loadModuleReference } from './module-reference.loader.js';
+
+/**
+ * `nestjs-mcp call <module> <tool> --args '<json>'`: one `tools/call` through an in-process
+ * MCP connection, so the call takes the same path as over HTTP or stdio (guards,
+ * interceptors, pipes, filters, result mapping). Exit code 1 when the result is `isError`.
+ */
+export async function callCommand(
+  args: CliArguments,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  // The command line is checked before the app starts.
+  const toolArguments = parseToolArguments(args.args);
+  const headers = parseHeaders(args.headers);
+  const module = await loadModuleReference(args.module!);
+  const { app, close } = await openCliApp(module);
+  try {
+    const host = selectServerHost(app, args.server);
+    const names = host.tools().map((tool) => tool.name);
+    if (!names.includes(args.tool!)) {
+      throw new CliUsageError(
+        `Unknown tool "${args.tool}" on the server ${host.options.name}; its tools are: ${names.join(', ') || '(none)'}.`,
+      );
+    }
+    const request = await resolveCallerRequest(headers && { headers });
+    await authenticateCaller(app, host, request);
+    const requester = await InProcessRequester.connect(host, { request });
+    let result: Record<string, any>;
+    try {
+      result = await requester.request('tools/call', {
+        name: args.tool,
+        arguments: toolArguments,
+      });
+    } finally {
+      await requester.close();
+    }
+    if (args.json) out.write(`${JSON.stringify(result, null, 2)}\n`);
+    else (result.isError ? err : out).write(formatCallResult(result));
+    return result.isError ? EXIT_FAILURE : EXIT_OK;
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,67 @@
+import {
+  CallerRefusedError,
+  MCP_AUTHORIZATION_ENV,
+} from '../transports/in-process/caller.authenticator.js';
+import { InProcessRequestError } from '../transports/in-process/in-process.requester.js';
+import { ServerSelectionError } from '../transports/in-process/server-host.selector.js';
+import { callCommand } from './call.command.js';
+import { parseCliArguments } from './cli.arguments.js';
+import { CliUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-usage.error.js';
+import { CLI_USAGE } from './cli.usage.js';
+import { listCommand } from './list.command.js';
+import { serveCommand } from './serve.command.js';
+
+/**
+ * Runs one command line and returns the exit code, or `undefined` while `serve` keeps the
+ * process serving (it exits by itself when stdin closes).
+ */
+export async function runCli(
+  argv: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number | undefined> {
+  try {
+    const args = parseCliArguments(argv);
+    if (args.help) {
+      out.write(CLI_USAGE);
+      return EXIT_OK;
+    }
+    switch (args.command) {
+      case 'list':
+        return await listCommand(args, out);
+      case 'call':
+        return await callCommand(args, out, err);
+      case 'serve':
+        await serveCommand(args);
+        return undefined;
+      default:
+        throw new CliUsageError('Give a command: list, call or serve.');
+    }
+  } catch (error) {
+    const [code, message] = explain(error);
+    err.write(`nestjs-mcp: ${message}\n`);
+    return code;
+  }
+}
+
+/** Mistakes in what was typed: one line and exit code 2. Anything else: the app failed, 1. */
+function explain(error: unknown): [number, string] {
+  if (error instanceof CliUsageError) return [EXIT_USAGE, error.message];
+  if (error instanceof ServerSelectionError) {
+    const hint =
+      error.kind === 'none'
+        ? 'If it does, run the nestjs-mcp installed with the app (npx nestjs-mcp in its folder), so that both use one copy of the library.'
+        : 'Choose one with --server <name>.';
+    return [EXIT_USAGE, `${error.message} ${hint}`];
+  }
+  if (error instanceof CallerRefusedError) {
+    return [
+      EXIT_USAGE,
+      `The caller was refused by ${error.guard}: ${error.reason}. Pass its credentials with --header "Authorization: Bearer <token>" or in ${MCP_AUTHORIZATION_ENV}.`,
+    ];
+  }
+  if (error instanceof InProcessRequestError) {
+    return [EXIT_FAILURE, `The server answered with error ${error.code}: ${error.message}`];
+  }
+  return [EXIT_FAILURE, (error as Error)?.stack ?? String(error)];
+}

@@ -1,0 +1,31 @@
+import {
+  listServerHosts,
+  selectServerHost,
+} from '../transports/in-process/server-host.selector.js';
+import type { CliArguments } from './cli.arguments.js';
+import { openCliApp } from './cli-app.context.js';
+import { EXIT_OK } from './cli-usage.error.js';
+import { formatCatalogs } from './catalog.formatter.js';
+import { loadModuleReference } from './module-reference.loader.js';
+import { describeServer } from './server-catalog.js';
+
+/** `nestjs-mcp list <module>`: every server (or `--server`), its tools and their schemas. */
+export async function listCommand(args: CliArguments, out: NodeJS.WritableStream): Promise<number> {
+  const module = await loadModuleReference(args.module!);
+  const { app, close } = await openCliApp(module);
+  try {
+    const hosts =
+      args.server === undefined ? listServerHosts(app) : [selectServerHost(app, args.server)];
+    // selectServerHost explains an app without a server.
+    if (hosts.length === 0) selectServerHost(app);
+    const catalogs = hosts.map(describeServer);
+    out.write(
+      args.json
+        ? `${JSON.stringify({ servers: catalogs }, null, 2)}\n`
+        : formatCatalogs(catalogs, Math.max(60, Math.min(process.stdout.columns || 100, 120))),
+    );
+    return EXIT_OK;
+  } finally {
+    await close();
+  }
+}

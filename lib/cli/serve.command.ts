@@ -1,0 +1,16 @@
+import { bootstrapStdio } from '../transports/stdio/stdio.bootstrap.js';
+import { parseHeaders, type CliArguments } from './cli.arguments.js';
+import { loadModuleReference } from './module-reference.loader.js';
+
+/**
+ * `nestjs-mcp serve <module>`: the module's MCP server over stdio. The process ends when
+ * stdin closes (exit code 0); until then the command does not return.
+ */
+export async function serveCommand(args: CliArguments): Promise<void> {
+  const headers = parseHeaders(args.headers);
+  const module = await loadModuleReference(args.module!);
+  await bootstrapStdio(module, {
+    ...(headers && { request: { headers } }),
+    ...(args.server !== undefined && { server: args.server }),
+  });
+}

@@ -1,0 +1,39 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { McpServerHost } from '../protocol/mcp-server.host.js';
+
+/** What `nestjs-mcp list` shows of one server (and prints as is with `--json`). */
+export interface ServerCatalog {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+  readonly tools: readonly Tool[];
+  /** Present when the library version publishes prompts. */
+  readonly prompts?: readonly unknown[];
+  /** Present when the library version publishes resources. */
+  readonly resources?: readonly unknown[];
+  /** Present when the library version publishes resource templates. */
+  readonly resourceTemplates?: readonly unknown[];
+}
+
+/**
+ * The listings a host may offer besides `tools()`: read when the host has the method, so
+ * the CLI shows prompts and resources as soon as their registry exists.
+ */
+export const OPTIONAL_LISTINGS = ['prompts', 'resources', 'resourceTemplates'] as const;
+
+/** The catalog of one server, as a caller whom no guard rejects sees it. */
+export function describeServer(host: McpServerHost): ServerCatalog {
+  const { name, version, instructions } = host.options;
+  const catalog: Record<string, unknown> = {
+    name,
+    version,
+    ...(instructions && { instructions }),
+    tools: host.tools(),
+  };
+  const listings = host as unknown as Partial<Record<string, () => readonly unknown[]>>;
+  for (const listing of OPTIONAL_LISTINGS) {
+    const read = listings[listing];
+    if (typeof read === 'function') catalog[listing] = read.call(host);
+  }
+  return catalog as unknown as ServerCatalog;
+}
