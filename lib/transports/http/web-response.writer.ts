@@ -23,18 +23,27 @@ export async function writeWebResponse(
     return;
   }
   res.writeHead(response.status, headers);
-  const gone = new Promise<void>((resolve) =>
-    clientGone.addEventListener('abort', () => resolve(), { once: true }),
-  );
+  const reader = response.body.getReader();
+  // A client that closes the stream cancels the call (2026-07-28: closing the response
+  // stream is how a client cancels): cancelling the body closes the SDK's transport,
+  // which aborts the handler's signal.
+  const cancel = () => void reader.cancel('The client closed the connection').catch(() => {});
+  clientGone.addEventListener('abort', cancel, { once: true });
   try {
-    for await (const chunk of response.body) {
-      if (clientGone.aborted) break;
-      if (!res.write(chunk)) {
-        await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone]);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || clientGone.aborted) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          clientGone.addEventListener('abort', () => resolve(), { once: true });
+        });
       }
     }
   } catch {
     // The stream failed or the client left: end what was sent.
+  } finally {
+    clientGone.removeEventListener('abort', cancel);
   }
   res.end();
 }
