@@ -51,6 +51,21 @@ const positive = (name: string, value: number | undefined, fallback: number): nu
 };
 
 /**
+ * JSON-RPC batches (an array body) exist only up to protocol revision 2025-03-26 (a
+ * missing `MCP-Protocol-Version` means that revision); 2025-06-18 removed them, and
+ * 2026-07-28 has none. The SDK's legacy leg would still run a batch, so a batch under a
+ * later revision is refused here with a JSON-RPC error instead.
+ */
+function refuseBatch(body: unknown, request: IncomingMessage): Response | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const version = request.headers['mcp-protocol-version'];
+  if (typeof version !== 'string' || version < '2025-06-18') return undefined;
+  return httpErrors.invalidInput(
+    `JSON-RPC batches are not supported in protocol revision ${version}; send one message per POST`,
+  );
+}
+
+/**
  * The Streamable HTTP endpoint of one MCP server, serving both protocol eras from one
  * path through the SDK: 2026-07-28 requests statelessly, 2025-era clients through the
  * SDK's stateless legacy leg (initialize handshake, GET/DELETE answered 405). It owns the
@@ -139,6 +154,8 @@ export class StreamableHttpEndpoint {
         const outcome = await this.bodyOf(exchange);
         if (!outcome.ok) return outcome.answer;
         body = outcome.body;
+        const batchRefused = refuseBatch(body, request);
+        if (batchRefused) return batchRefused;
       }
       const webRequest = await toWebRequest(request, body, { signal });
       this.transports.set(webRequest, {
