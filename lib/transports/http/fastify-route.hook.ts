@@ -56,6 +56,13 @@ class BodyRecorder extends Transform {
 
 const recorders = new WeakMap<object, BodyRecorder>();
 
+const record: PreParsingHook = (request, _reply, payload, done) => {
+  const recorder = new BodyRecorder();
+  recorders.set(request, recorder);
+  payload.on('error', (error) => recorder.destroy(error));
+  done(null, payload.pipe(recorder));
+};
+
 /**
  * On Fastify, the content type parser runs before the route handler; it counts bytes
  * against the route's `bodyLimit` while reading and stops there. So the endpoint keeps
@@ -65,16 +72,9 @@ const recorders = new WeakMap<object, BodyRecorder>();
  * error handler.
  */
 export function createFastifyRouteHook(endpoint: object, limits: JsonBodyLimits) {
-  const { maxBodyBytes, maxJsonDepth } = limits;
-  const record: PreParsingHook = (request, _reply, payload, done) => {
-    const recorder = new BodyRecorder();
-    recorders.set(request, recorder);
-    payload.on('error', (error) => recorder.destroy(error));
-    done(null, payload.pipe(recorder));
-  };
   return function mcpRouteOptions(route: FastifyRouteOptions): void {
     if (route.config?.[MCP_ENDPOINT_ROUTE] !== endpoint) return;
-    route.bodyLimit = maxBodyBytes;
+    route.bodyLimit = limits.maxBodyBytes;
     route.preParsing = [route.preParsing ?? []].flat().concat(record);
     const appHandler = route.errorHandler;
     route.errorHandler = async function mcpBodyErrors(error, request, reply) {
