@@ -1,5 +1,6 @@
 import { CacheInterceptor, CacheKey, CacheModule } from '@nestjs/cache-manager';
 import {
+  type Type,
   type ArgumentsHost,
   Catch,
   type ExceptionFilter,
@@ -12,7 +13,6 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
-import { Test } from '@nestjs/testing';
 import { Throttle, ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { IsString } from 'class-validator';
 import {
@@ -24,8 +24,8 @@ import {
   type McpModuleOptions,
   type McpToolCalledEvent,
 } from 'nestjs-mcp';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADAPTERS, startApp, type HttpAdapterName } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
 class RatesDto {
@@ -94,100 +94,94 @@ function appModule(options: Partial<McpModuleOptions> = {}) {
   return RatesAppModule;
 }
 
-async function start(module: Function) {
-  const moduleRef = await Test.createTestingModule({ imports: [module as never] }).compile();
-  const app = moduleRef.createNestApplication({ logger: ['error'] });
-  await app.listen(0, '127.0.0.1');
-  return {
-    app,
-    url: new URL(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`),
-  };
-}
+const start = (module: Function, adapter: HttpAdapterName) => startApp(module as Type, { adapter });
 
 const textOf = (result: Record<string, any>) =>
   result.content.map((c: { text?: string }) => c.text).join('\n');
 
-describe.each(CLIENTS)('interceptors, throttling and events on tools, $era', ({ connect }) => {
-  let app: INestApplication;
-  let client: TestClient;
-  const streamed: McpToolCalledEvent[] = [];
+describe.each(ADAPTERS)('on %s', (adapter) => {
+  describe.each(CLIENTS)('interceptors, throttling and events on tools, $era', ({ connect }) => {
+    let app: INestApplication;
+    let client: TestClient;
+    const streamed: McpToolCalledEvent[] = [];
 
-  beforeAll(async () => {
-    const started = await start(appModule({ useGlobalFilters: false }));
-    app = started.app;
-    app.get(McpEvents).toolCalled.subscribe((event) => streamed.push(event));
-    client = await connect(started.url);
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await app?.close();
-  });
-
-  beforeEach(() => {
-    streamed.length = 0;
-    AuditListener.seen = [];
-  });
-
-  it('serves repeated identical calls from CacheInterceptor without running the method', async () => {
-    const before = RatesService.computed;
-    const first = await client.callTool('rate', { currency: 'USD' });
-    const second = await client.callTool('rate', { currency: 'USD' });
-    expect(second).toEqual(first);
-    expect(RatesService.computed - before).toBe(1);
-    await client.callTool('rate', { currency: 'GBP' });
-    expect(RatesService.computed - before).toBe(2);
-  });
-
-  it('refuses a throttled call telling the model when to retry', async () => {
-    await client.callTool('expensive', {});
-    await client.callTool('expensive', {});
-    const refused = await client.callTool('expensive', {});
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^Too Many Requests \(429\): .* Retry after \d+ seconds\.$/);
-    expect(refused.structuredContent.retryAfterSeconds).toBeGreaterThan(0);
-  });
-
-  it('skips the global filters with useGlobalFilters: false and maps the error itself', async () => {
-    const filterCalls = HttpOnlyFilter.calls;
-    const result = await client.callTool('broken', {});
-    expect(HttpOnlyFilter.calls).toBe(filterCalls);
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Internal error/);
-  });
-
-  it('publishes one event per executed call after the response, on the stream and through event-emitter', async () => {
-    await client.callTool('rate', { currency: 'CHF' }); // executed
-    await client.callTool('rate', { currency: 'CHF' }); // cache hit: no event
-    await client.callTool('rate', { currency: 1 }); // refused by validation: no event
-    await client.callTool('broken', {}); // executed, outcome error
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(streamed.map((event) => [event.tool, event.outcome])).toEqual([
-      ['rate', 'success'],
-      ['broken', 'error'],
-    ]);
-    expect(streamed[0]).toMatchObject({
-      server: 'rates',
-      arguments: { currency: 'CHF' },
-      durationMs: expect.any(Number),
+    beforeAll(async () => {
+      const started = await start(appModule({ useGlobalFilters: false }), adapter);
+      app = started.app;
+      app.get(McpEvents).toolCalled.subscribe((event) => streamed.push(event));
+      client = await connect(started.url);
     });
-    expect(AuditListener.seen).toEqual(streamed);
-  });
-});
 
-describe.each(CLIENTS)(
-  'a global filter written for HTTP only, with global filters on, $era',
-  ({ connect }) => {
-    it('cannot break a tool call: what it writes to the response is not sent', async () => {
-      const { app, url } = await start(appModule());
-      const client = await connect(url);
+    afterAll(async () => {
+      await client?.close();
+      await app?.close();
+    });
+
+    beforeEach(() => {
+      streamed.length = 0;
+      AuditListener.seen = [];
+    });
+
+    it('serves repeated identical calls from CacheInterceptor without running the method', async () => {
+      const before = RatesService.computed;
+      const first = await client.callTool('rate', { currency: 'USD' });
+      const second = await client.callTool('rate', { currency: 'USD' });
+      expect(second).toEqual(first);
+      expect(RatesService.computed - before).toBe(1);
+      await client.callTool('rate', { currency: 'GBP' });
+      expect(RatesService.computed - before).toBe(2);
+    });
+
+    it('refuses a throttled call telling the model when to retry', async () => {
+      await client.callTool('expensive', {});
+      await client.callTool('expensive', {});
+      const refused = await client.callTool('expensive', {});
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^Too Many Requests \(429\): .* Retry after \d+ seconds\.$/);
+      expect(refused.structuredContent.retryAfterSeconds).toBeGreaterThan(0);
+    });
+
+    it('skips the global filters with useGlobalFilters: false and maps the error itself', async () => {
+      const filterCalls = HttpOnlyFilter.calls;
       const result = await client.callTool('broken', {});
+      expect(HttpOnlyFilter.calls).toBe(filterCalls);
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^Internal error/);
-      expect(JSON.stringify(result)).not.toContain('filtered');
-      expect((await client.callTool('rate', { currency: 'SEK' })).isError).toBeFalsy();
-      await client.close();
-      await app.close();
     });
-  },
-);
+
+    it('publishes one event per executed call after the response, on the stream and through event-emitter', async () => {
+      await client.callTool('rate', { currency: 'CHF' }); // executed
+      await client.callTool('rate', { currency: 'CHF' }); // cache hit: no event
+      await client.callTool('rate', { currency: 1 }); // refused by validation: no event
+      await client.callTool('broken', {}); // executed, outcome error
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(streamed.map((event) => [event.tool, event.outcome])).toEqual([
+        ['rate', 'success'],
+        ['broken', 'error'],
+      ]);
+      expect(streamed[0]).toMatchObject({
+        server: 'rates',
+        arguments: { currency: 'CHF' },
+        durationMs: expect.any(Number),
+      });
+      expect(AuditListener.seen).toEqual(streamed);
+    });
+  });
+
+  describe.each(CLIENTS)(
+    'a global filter written for HTTP only, with global filters on, $era',
+    ({ connect }) => {
+      it('cannot break a tool call: what it writes to the response is not sent', async () => {
+        const { app, url } = await start(appModule(), adapter);
+        const client = await connect(url);
+        const result = await client.callTool('broken', {});
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/^Internal error/);
+        expect(JSON.stringify(result)).not.toContain('filtered');
+        expect((await client.callTool('rate', { currency: 'SEK' })).isError).toBeFalsy();
+        await client.close();
+        await app.close();
+      });
+    },
+  );
+});

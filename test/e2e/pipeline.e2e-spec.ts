@@ -20,13 +20,12 @@ import {
 } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiOperation } from '@nestjs/swagger';
-import { Test } from '@nestjs/testing';
 import { IsString, MaxLength } from 'class-validator';
 import { McpExecutionContext, McpModule, McpTool, type McpContextType } from 'nestjs-mcp';
 import { map, type Observable } from 'rxjs';
 import request from 'supertest';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADAPTERS, startApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
 const seen: {
@@ -144,66 +143,72 @@ class NotesController {
 })
 class PipelineAppModule {}
 
-describe.each(CLIENTS)('the Nest pipeline on tool calls, $era', ({ connect }) => {
-  let app: INestApplication;
-  let client: TestClient;
+describe.each(ADAPTERS)('on %s', (adapter) => {
+  describe.each(CLIENTS)('the Nest pipeline on tool calls, $era', ({ connect }) => {
+    let app: INestApplication;
+    let client: TestClient;
 
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [PipelineAppModule] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    client = await connect(new URL(`http://127.0.0.1:${port}/mcp`));
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await app?.close();
-  });
-
-  beforeEach(() => {
-    seen.guard = [];
-    seen.interceptor = [];
-  });
-
-  it('runs global guards and interceptors, class interceptors, method pipes and custom param decorators', async () => {
-    const result = await client.callTool('shout', { text: '  hello  ' });
-    expect(result.content).toEqual([{ type: 'text', text: 'ANONYMOUS: HELLO (NOTEDTO)' }]);
-    expect(seen.guard).toContain('mcp');
-    expect(seen.interceptor).toEqual([{ tool: 'shout', args: { text: '  hello  ' }, http: true }]);
-  });
-
-  it('still validates with the tool DTO when the app has a global ValidationPipe', async () => {
-    const result = await client.callTool('shout', { text: 'x'.repeat(41) });
-    expect(result.isError).toBe(true);
-    expect(result.content[0].text).toContain('/text');
-  });
-
-  it("uses an exception filter's result as the tool result", async () => {
-    const result = await client.callTool('fail_domain', {});
-    expect(result).toMatchObject({
-      isError: true,
-      content: [{ type: 'text', text: 'handled by filter: stock is negative' }],
+    beforeAll(async () => {
+      const running = await startApp(PipelineAppModule, {
+        adapter,
+        logger: false,
+        configure: (created) =>
+          created.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true })),
+      });
+      app = running.app;
+      client = await connect(running.url);
     });
-  });
 
-  it('takes title and description from @ApiOperation when @McpTool has none', async () => {
-    const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === 'count_notes')).toMatchObject({
-      title: 'Count notes',
-      description: 'Counts the notes (described by @ApiOperation).',
+    afterAll(async () => {
+      await client?.close();
+      await app?.close();
     });
-  });
 
-  it('publishes a controller method as a tool while it stays a REST route', async () => {
-    const viaMcp = await client.callTool('create_note', { text: 'from mcp' });
-    expect(viaMcp.structuredContent).toEqual({ created: 'from mcp', isDto: true });
-    const viaRest = await request(app.getHttpServer()).post('/notes').send({ text: 'from rest' });
-    expect(viaRest.status).toBe(201);
-    expect(viaRest.body).toEqual({ created: 'from rest', isDto: true });
-    // A global guard runs on the MCP route itself ('http'), on the tool call ('mcp'), and on
-    // the REST route ('http').
-    expect(seen.guard).toEqual(['http', 'mcp', 'http']);
+    beforeEach(() => {
+      seen.guard = [];
+      seen.interceptor = [];
+    });
+
+    it('runs global guards and interceptors, class interceptors, method pipes and custom param decorators', async () => {
+      const result = await client.callTool('shout', { text: '  hello  ' });
+      expect(result.content).toEqual([{ type: 'text', text: 'ANONYMOUS: HELLO (NOTEDTO)' }]);
+      expect(seen.guard).toContain('mcp');
+      expect(seen.interceptor).toEqual([
+        { tool: 'shout', args: { text: '  hello  ' }, http: true },
+      ]);
+    });
+
+    it('still validates with the tool DTO when the app has a global ValidationPipe', async () => {
+      const result = await client.callTool('shout', { text: 'x'.repeat(41) });
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toContain('/text');
+    });
+
+    it("uses an exception filter's result as the tool result", async () => {
+      const result = await client.callTool('fail_domain', {});
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'handled by filter: stock is negative' }],
+      });
+    });
+
+    it('takes title and description from @ApiOperation when @McpTool has none', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'count_notes')).toMatchObject({
+        title: 'Count notes',
+        description: 'Counts the notes (described by @ApiOperation).',
+      });
+    });
+
+    it('publishes a controller method as a tool while it stays a REST route', async () => {
+      const viaMcp = await client.callTool('create_note', { text: 'from mcp' });
+      expect(viaMcp.structuredContent).toEqual({ created: 'from mcp', isDto: true });
+      const viaRest = await request(app.getHttpServer()).post('/notes').send({ text: 'from rest' });
+      expect(viaRest.status).toBe(201);
+      expect(viaRest.body).toEqual({ created: 'from rest', isDto: true });
+      // A global guard runs on the MCP route itself ('http'), on the tool call ('mcp'), and on
+      // the REST route ('http').
+      expect(seen.guard).toEqual(['http', 'mcp', 'http']);
+    });
   });
 });
