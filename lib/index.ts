@@ -21,3 +21,8 @@ export {
 } from './schema/validation-constraint.converters.js';
 export type { JsonSchema } from './schema/json-schema.interface.js';
 export * from './transports/stdio/index.js';
+// The SDK's builder for multi round-trip answers (ask the user, the model or the client's
+// roots), re-exported so that apps need no direct dependency on the SDK.
+export { inputRequired } from '@modelcontextprotocol/server';
+export type { InputResponseView, LoggingLevel } from '@modelcontextprotocol/server';
+export type { LegacySessionOptions } from './transports/http/legacy-session.router.js';

@@ -1,5 +1,6 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type { CallerScopesReader } from '../authorization/caller-scopes.js';
+import type { LegacySessionOptions } from '../transports/http/legacy-session.router.js';
 
 /** Options of the Streamable HTTP endpoint. */
 export interface McpHttpOptions {
@@ -57,6 +58,16 @@ export interface McpHttpOptions {
    * @default 10000
    */
   shutdownTimeoutMs?: number;
+  /**
+   * Keeps sessions (`Mcp-Session-Id`) for 2025-era clients, so that they get elicitation
+   * and sampling (`inputRequired(...)` becomes real server-to-client requests), cancellation
+   * with `notifications/cancelled`, `logging/setLevel`, resource subscriptions and
+   * list-changed notifications on the GET stream. `true`, or limits for the sessions.
+   * Sessions live in one process: behind a load balancer, route a session to one instance.
+   * 2026-07-28 clients are served statelessly either way.
+   * @default false (2025-era clients are served statelessly, without those features)
+   */
+  legacySessions?: boolean | LegacySessionOptions;
 }
 
 /** Options of `McpModule.forRoot()` (and what `forRootAsync()`'s factory returns). */

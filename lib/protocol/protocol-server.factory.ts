@@ -70,7 +70,13 @@ export class ProtocolServerFactory {
   // `Server` is marked deprecated "for the high-level API"; the SDK keeps it for custom
   // dispatch like ours, where registering every tool on an McpServer per request would
   // cost O(tools) per request.
-  create(era: ProtocolEra, transport: TransportContext, unit: ServingUnit = {}): Server {
+  create(
+    era: ProtocolEra,
+    transport: TransportContext | ((serverContext: ServerContext) => TransportContext),
+    unit: ServingUnit = {},
+  ): Server {
+    // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
+    const transportOf = typeof transport === 'function' ? transport : () => transport;
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
@@ -88,7 +94,7 @@ export class ProtocolServerFactory {
     const scopeOf = (serverContext: ServerContext): RequestScope => ({
       serverContext,
       era,
-      transport,
+      transport: transportOf(serverContext),
       readScopes: this.readScopes,
       mintRequestState: (state, ctx) => this.stateCodec.mint(state, ctx),
     });

@@ -2,6 +2,7 @@ import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
+  isLegacyRequest,
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
@@ -22,6 +23,7 @@ import {
   type JsonBodyOutcome,
 } from './json-body.reader.js';
 import { httpErrors } from './json-rpc-error.response.js';
+import { LegacySessionRouter } from './legacy-session.router.js';
 import { writeWebResponse } from './web-response.writer.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -82,6 +84,9 @@ export class StreamableHttpEndpoint {
    */
   private readonly transports = new WeakMap<Request, TransportContext>();
   private readonly handler: McpHttpHandler;
+  /** 2025-era sessions, when `http.legacySessions` asks for them. */
+  private readonly sessions?: LegacySessionRouter;
+  private readonly stopNotifications: () => void;
   private readonly dnsRebinding: DnsRebindingProtection;
   private readonly inFlight = new InFlightRequests();
   private readonly shutdownTimeoutMs: number;
@@ -99,14 +104,31 @@ export class StreamableHttpEndpoint {
       options.shutdownTimeoutMs,
       DEFAULT_SHUTDOWN_TIMEOUT_MS,
     );
+    const transportOf = (request?: Request): TransportContext =>
+      (request && this.transports.get(request)) ?? {};
+    const { legacySessions } = options;
+    if (legacySessions) {
+      this.sessions = new LegacySessionRouter(
+        () => host.servers.create('legacy', (ctx) => transportOf(ctx.http?.req), { live: true }),
+        legacySessions === true ? {} : legacySessions,
+      );
+    }
     this.handler = createMcpHandler(
-      ({ era, requestInfo }) =>
-        host.servers.create(era, (requestInfo && this.transports.get(requestInfo)) ?? {}),
+      ({ era, requestInfo }) => host.servers.create(era, transportOf(requestInfo)),
       {
-        legacy: 'stateless',
+        // With sessions, 2025-era traffic is routed to them before it reaches the handler.
+        legacy: this.sessions ? 'reject' : 'stateless',
         onerror: (error) => this.logger.debug(`MCP request rejected or failed: ${error.message}`),
       },
     );
+    // 2026-07-28 clients hear of changes on their `subscriptions/listen` streams.
+    this.stopNotifications = host.notifier.subscribe((change) => {
+      const { notify } = this.handler;
+      if (change.kind === 'tools') notify.toolsChanged();
+      else if (change.kind === 'prompts') notify.promptsChanged();
+      else if (change.kind === 'resources') notify.resourcesChanged();
+      else if (change.kind === 'resource') notify.resourceUpdated(change.uri);
+    });
   }
 
   async handle(exchange: HttpExchange): Promise<void> {
@@ -163,6 +185,9 @@ export class StreamableHttpEndpoint {
         response: exchange.platformResponse,
       });
       const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
+      if (this.sessions && (await isLegacyRequest(webRequest, body))) {
+        return await this.sessions.handle(webRequest, body, auth);
+      }
       return await this.handler.fetch(webRequest, {
         ...(body !== undefined && { parsedBody: body }),
         ...(auth !== undefined && { authInfo: auth }),
@@ -214,7 +239,9 @@ export class StreamableHttpEndpoint {
     }
   }
 
-  close(): Promise<void> {
-    return this.handler.close();
+  async close(): Promise<void> {
+    this.stopNotifications();
+    await this.sessions?.close();
+    await this.handler.close();
   }
 }

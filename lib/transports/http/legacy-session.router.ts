@@ -1,0 +1,136 @@
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type Server,
+} from '@modelcontextprotocol/server';
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+
+/** Options of the opt-in 2025 session mode (`http.legacySessions`). */
+export interface LegacySessionOptions {
+  /**
+   * A session without any request for this long is closed; its client re-initialises.
+   * @default 1_800_000 (30 minutes)
+   */
+  idleTimeoutMs?: number;
+  /**
+   * At most this many sessions at once; `initialize` beyond it gets 503.
+   * @default 10_000
+   */
+  maxSessions?: number;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+  idleTimer?: NodeJS.Timeout;
+}
+
+const jsonRpcError = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+
+/**
+ * Serves 2025-era clients with sessions (`Mcp-Session-Id`), so that they get what the
+ * stateless leg cannot give them: elicitation and sampling (the SDK's legacy shim turns a
+ * tool's `inputRequired(...)` into real server-to-client requests), `notifications/
+ * cancelled` reaching the call, the GET stream with list-changed and resource-updated
+ * notifications, and `logging/setLevel` that lasts. The SDK's own sessionful transport
+ * does the protocol; this class only keeps one per session. Sessions live in this process:
+ * several instances need sticky routing.
+ */
+export class LegacySessionRouter {
+  private readonly logger = new Logger('McpModule');
+  private readonly sessions = new Map<string, Session>();
+  private readonly idleTimeoutMs: number;
+  private readonly maxSessions: number;
+
+  constructor(
+    private readonly createServer: () => Server,
+    options: LegacySessionOptions = {},
+  ) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.maxSessions = options.maxSessions ?? 10_000;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async handle(request: Request, parsedBody: unknown, authInfo?: AuthInfo): Promise<Response> {
+    const options = {
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(authInfo !== undefined && { authInfo }),
+    };
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
+      }
+      this.touch(sessionId, session);
+      return session.transport.handleRequest(request, options);
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
+      return jsonRpcError(
+        400,
+        -32000,
+        'Bad Request: send the Mcp-Session-Id header this server returned to initialize, ' +
+          'or initialize first.',
+      );
+    }
+    if (this.sessions.size >= this.maxSessions) {
+      return jsonRpcError(503, -32000, 'Too many sessions; retry later.');
+    }
+    return this.open(request, options);
+  }
+
+  private async open(
+    request: Request,
+    options: { parsedBody?: unknown; authInfo?: AuthInfo },
+  ): Promise<Response> {
+    const server = this.createServer();
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          const session: Session = { transport, server };
+          this.sessions.set(id, session);
+          this.touch(id, session);
+        },
+        onsessionclosed: (id) => this.forget(id),
+      });
+    transport.onclose = () => {
+      if (transport.sessionId) this.forget(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request, options);
+  }
+
+  private touch(id: string, session: Session): void {
+    clearTimeout(session.idleTimer);
+    session.idleTimer = setTimeout(() => {
+      this.logger.debug(`MCP session ${id} closed after ${this.idleTimeoutMs} ms without requests`);
+      void this.end(id);
+    }, this.idleTimeoutMs);
+    session.idleTimer.unref();
+  }
+
+  private forget(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    clearTimeout(session.idleTimer);
+    this.sessions.delete(id);
+  }
+
+  private async end(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    this.forget(id);
+    await session?.server.close().catch(() => undefined);
+  }
+
+  /** Closes every session (on application shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.end(id)));
+  }
+}
