@@ -24,9 +24,9 @@ import {
   McpTools,
 } from 'nestjs-mcp';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS, startApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 import { postModern } from '../support/mcp-post.js';
 
@@ -129,122 +129,126 @@ const names = async (client: TestClient) =>
 const textOf = (result: Record<string, any>) =>
   result.content.map((c: { text?: string }) => c.text).join('\n');
 
-describe.each(CLIENTS)('authorization: what a caller sees and may call, $era', ({ connect }) => {
-  let app: INestApplication;
-  let url: URL;
-  const clients: Record<string, TestClient> = {};
+describe.each(ADAPTERS)('on %s', (adapter) => {
+  describe.each(CLIENTS)('authorization: what a caller sees and may call, $era', ({ connect }) => {
+    let app: INestApplication;
+    let url: URL;
+    const clients: Record<string, TestClient> = {};
 
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [OrdersAppModule] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = new URL(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`);
-    for (const token of Object.keys(USERS)) clients[token] = await connect(url, token);
-  });
-
-  afterAll(async () => {
-    for (const client of Object.values(clients)) await client.close();
-    await app?.close();
-  });
-
-  it('publishes every public method of an @McpTools class, minus hidden and _private ones', async () => {
-    expect(await names(clients['token-writer']!)).toEqual([
-      'call_supplier',
-      'list_orders',
-      'place_order',
-    ]);
-    const { tools } = await clients['token-writer']!.listTools();
-    expect(tools.find((tool) => tool.name === 'list_orders')!.annotations).toEqual({
-      openWorldHint: false,
+    beforeAll(async () => {
+      ({ app, url } = await startApp(OrdersAppModule, { adapter, logger: false }));
+      for (const token of Object.keys(USERS)) clients[token] = await connect(url, token);
     });
-    expect(tools.find((tool) => tool.name === 'place_order')!.annotations).toEqual({
-      openWorldHint: false,
-      readOnlyHint: false,
+
+    afterAll(async () => {
+      for (const client of Object.values(clients)) await client.close();
+      await app?.close();
     });
-  });
 
-  it('shows a scoped tool to the caller with the scope and hides it from the others', async () => {
-    expect(await names(clients['token-reader']!)).toEqual(['call_supplier', 'list_orders']);
-    expect(await names(clients['token-ops']!)).toEqual(['call_supplier', 'list_orders', 'reindex']);
-  });
-
-  it('lets the scoped caller call, and refuses the under-scoped caller naming the missing scope', async () => {
-    expect(
-      (await clients['token-writer']!.callTool('place_order', { item: 'tea' })).content,
-    ).toEqual([{ type: 'text', text: 'placed tea' }]);
-    const refused = await clients['token-reader']!.callTool('place_order', { item: 'tea' });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toBe(
-      'Forbidden (403): Missing scope(s): orders.write; the caller has orders.read.',
-    );
-    const anyOf = await clients['token-writer']!.callTool('reindex', {});
-    expect(textOf(anyOf)).toBe(
-      'Forbidden (403): Missing scope: one of ops, admin is required; the caller has orders.read, orders.write.',
-    );
-    expect(textOf(await clients['token-ops']!.callTool('reindex', {}))).toBe('reindexed');
-  });
-
-  it('lets a guard keep a tool listed while refusing the call', async () => {
-    BusinessHoursGuard.open = false;
-    expect(await names(clients['token-reader']!)).toContain('call_supplier');
-    const refused = await clients['token-reader']!.callTool('call_supplier', {});
-    expect(textOf(refused)).toBe('Forbidden (403): Forbidden resource');
-    BusinessHoursGuard.open = true;
-    expect(textOf(await clients['token-reader']!.callTool('call_supplier', {}))).toBe('called');
-  });
-
-  it('never lists and never runs a hidden method', async () => {
-    for (const hidden of [
-      'refund_order',
-      'legacy_place_order',
-      '_internal_helper',
-      'internal_helper',
-    ]) {
-      await expect(clients['token-writer']!.callTool(hidden, { item: 'x' })).rejects.toMatchObject({
-        code: -32602,
+    it('publishes every public method of an @McpTools class, minus hidden and _private ones', async () => {
+      expect(await names(clients['token-writer']!)).toEqual([
+        'call_supplier',
+        'list_orders',
+        'place_order',
+      ]);
+      const { tools } = await clients['token-writer']!.listTools();
+      expect(tools.find((tool) => tool.name === 'list_orders')!.annotations).toEqual({
+        openWorldHint: false,
       });
-    }
+      expect(tools.find((tool) => tool.name === 'place_order')!.annotations).toEqual({
+        openWorldHint: false,
+        readOnlyHint: false,
+      });
+    });
+
+    it('shows a scoped tool to the caller with the scope and hides it from the others', async () => {
+      expect(await names(clients['token-reader']!)).toEqual(['call_supplier', 'list_orders']);
+      expect(await names(clients['token-ops']!)).toEqual([
+        'call_supplier',
+        'list_orders',
+        'reindex',
+      ]);
+    });
+
+    it('lets the scoped caller call, and refuses the under-scoped caller naming the missing scope', async () => {
+      expect(
+        (await clients['token-writer']!.callTool('place_order', { item: 'tea' })).content,
+      ).toEqual([{ type: 'text', text: 'placed tea' }]);
+      const refused = await clients['token-reader']!.callTool('place_order', { item: 'tea' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe(
+        'Forbidden (403): Missing scope(s): orders.write; the caller has orders.read.',
+      );
+      const anyOf = await clients['token-writer']!.callTool('reindex', {});
+      expect(textOf(anyOf)).toBe(
+        'Forbidden (403): Missing scope: one of ops, admin is required; the caller has orders.read, orders.write.',
+      );
+      expect(textOf(await clients['token-ops']!.callTool('reindex', {}))).toBe('reindexed');
+    });
+
+    it('lets a guard keep a tool listed while refusing the call', async () => {
+      BusinessHoursGuard.open = false;
+      expect(await names(clients['token-reader']!)).toContain('call_supplier');
+      const refused = await clients['token-reader']!.callTool('call_supplier', {});
+      expect(textOf(refused)).toBe('Forbidden (403): Forbidden resource');
+      BusinessHoursGuard.open = true;
+      expect(textOf(await clients['token-reader']!.callTool('call_supplier', {}))).toBe('called');
+    });
+
+    it('never lists and never runs a hidden method', async () => {
+      for (const hidden of [
+        'refund_order',
+        'legacy_place_order',
+        '_internal_helper',
+        'internal_helper',
+      ]) {
+        await expect(
+          clients['token-writer']!.callTool(hidden, { item: 'x' }),
+        ).rejects.toMatchObject({
+          code: -32602,
+        });
+      }
+    });
+
+    it('protects the endpoint and the REST API with the same Passport guard, unchanged', async () => {
+      await expect(connect(url, 'token-nobody')).rejects.toThrow(/401|Unauthorized/);
+      expect(
+        (await request(app.getHttpServer()).get('/me').set('Authorization', 'Bearer token-nobody'))
+          .status,
+      ).toBe(401);
+      expect(
+        (await request(app.getHttpServer()).get('/me').set('Authorization', 'Bearer token-reader'))
+          .status,
+      ).toBe(200);
+    });
+
+    it('reports hidden methods with their reasons', () => {
+      expect(app.get(McpServerHost).hiddenTools()).toEqual([
+        { where: 'OrdersService.refundOrder', reason: 'Refunds go through the payments team.' },
+        { where: 'OrdersService.legacyPlaceOrder', reason: 'Replaced by place_order.' },
+      ]);
+    });
   });
 
-  it('protects the endpoint and the REST API with the same Passport guard, unchanged', async () => {
-    await expect(connect(url, 'token-nobody')).rejects.toThrow(/401|Unauthorized/);
-    expect(
-      (await request(app.getHttpServer()).get('/me').set('Authorization', 'Bearer token-nobody'))
-        .status,
-    ).toBe(401);
-    expect(
-      (await request(app.getHttpServer()).get('/me').set('Authorization', 'Bearer token-reader'))
-        .status,
-    ).toBe(200);
-  });
+  describe('authorization on the 2026-07-28 wire', () => {
+    let app: INestApplication;
 
-  it('reports hidden methods with their reasons', () => {
-    expect(app.get(McpServerHost).hiddenTools()).toEqual([
-      { where: 'OrdersService.refundOrder', reason: 'Refunds go through the payments team.' },
-      { where: 'OrdersService.legacyPlaceOrder', reason: 'Replaced by place_order.' },
-    ]);
-  });
-});
+    beforeAll(async () => {
+      ({ app } = await startApp(OrdersAppModule, { adapter, logger: false }));
+    });
 
-describe('authorization on the 2026-07-28 wire', () => {
-  let app: INestApplication;
+    afterAll(() => app?.close());
 
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [OrdersAppModule] }).compile();
-    app = await moduleRef.createNestApplication({ logger: false }).init();
-  });
-
-  afterAll(() => app?.close());
-
-  it('marks a list that depends on the caller as private for caching', async () => {
-    const { message } = await postModern(
-      app,
-      '/mcp',
-      'tools/list',
-      {},
-      { Authorization: 'Bearer token-ops' },
-    );
-    expect(message.result).toMatchObject({ cacheScope: 'private' });
+    it('marks a list that depends on the caller as private for caching', async () => {
+      const { message } = await postModern(
+        app,
+        '/mcp',
+        'tools/list',
+        {},
+        { Authorization: 'Bearer token-ops' },
+      );
+      expect(message.result).toMatchObject({ cacheScope: 'private' });
+    });
   });
 });
 
@@ -288,32 +292,31 @@ class ProfileService {
 })
 class ProfilesAppModule {}
 
-describe.each(CLIENTS)('a Passport AuthGuard on a tool, $era', ({ connect }) => {
-  let app: INestApplication;
-  let url: URL;
+describe.each(ADAPTERS)('on %s', (adapter) => {
+  describe.each(CLIENTS)('a Passport AuthGuard on a tool, $era', ({ connect }) => {
+    let app: INestApplication;
+    let url: URL;
 
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ProfilesAppModule] }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = new URL(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`);
-  });
+    beforeAll(async () => {
+      ({ app, url } = await startApp(ProfilesAppModule, { adapter, logger: false }));
+    });
 
-  afterAll(() => app?.close());
+    afterAll(() => app?.close());
 
-  it('hides the tool from an anonymous caller and refuses its call with 401', async () => {
-    const anonymous = await connect(url);
-    expect(await names(anonymous)).toEqual(['ping']);
-    expect(textOf(await anonymous.callTool('who_am_i', {}))).toBe(
-      'Unauthorized (401): Unauthorized',
-    );
-    await anonymous.close();
-  });
+    it('hides the tool from an anonymous caller and refuses its call with 401', async () => {
+      const anonymous = await connect(url);
+      expect(await names(anonymous)).toEqual(['ping']);
+      expect(textOf(await anonymous.callTool('who_am_i', {}))).toBe(
+        'Unauthorized (401): Unauthorized',
+      );
+      await anonymous.close();
+    });
 
-  it('shows and runs the tool for a caller the strategy accepts', async () => {
-    const walt = await connect(url, 'token-writer');
-    expect(await names(walt)).toEqual(['ping', 'who_am_i']);
-    expect(textOf(await walt.callTool('who_am_i', {}))).toBe('walt');
-    await walt.close();
+    it('shows and runs the tool for a caller the strategy accepts', async () => {
+      const walt = await connect(url, 'token-writer');
+      expect(await names(walt)).toEqual(['ping', 'who_am_i']);
+      expect(textOf(await walt.callTool('who_am_i', {}))).toBe('walt');
+      await walt.close();
+    });
   });
 });
