@@ -1,11 +1,11 @@
-import { Logger } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule, MCP_PATH } from './app.module.js';
 import { loadSampleConfig } from './sample.config.js';
 
 async function bootstrap(): Promise<void> {
   const config = loadSampleConfig();
-  const app = await NestFactory.create(AppModule);
+  const app = await createApp(process.env.SAMPLE_ADAPTER);
   // Closes the MCP endpoint (and its open streams) on SIGINT/SIGTERM.
   app.enableShutdownHooks();
   await app.listen(config.port, config.host);
@@ -21,6 +21,21 @@ async function bootstrap(): Promise<void> {
   logger.log(`Reader token: ${config.readerToken} (search_products, get_product)`);
   logger.log(`Admin token: ${config.adminToken} (every tool)`);
   logger.log(`MCP client configuration:\n${JSON.stringify(clientConfig, null, 2)}`);
+}
+
+/**
+ * `SAMPLE_ADAPTER=fastify` serves the same app on Fastify (`@nestjs/platform-fastify`,
+ * loaded only then); the default is Express.
+ */
+async function createApp(adapter = 'express'): Promise<INestApplication> {
+  if (adapter === 'fastify') {
+    const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+    return NestFactory.create(AppModule, new FastifyAdapter());
+  }
+  if (adapter !== 'express') {
+    throw new Error(`SAMPLE_ADAPTER must be express or fastify, not ${adapter}`);
+  }
+  return NestFactory.create(AppModule);
 }
 
 void bootstrap();
