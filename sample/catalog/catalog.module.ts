@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CatalogController } from './catalog.controller.js';
+import { CatalogContentService } from './catalog-content.service.js';
 import { CatalogService } from './catalog.service.js';
 
 @Module({
   controllers: [CatalogController],
-  providers: [CatalogService],
+  providers: [CatalogService, CatalogContentService],
   exports: [CatalogService],
 })
 export class CatalogModule {}

@@ -97,6 +97,61 @@ describe.each(CLIENTS)('the sample catalog, $era', ({ connect }) => {
     expect(textOf(gone)).toContain('Not Found (404)');
   });
 
+  it('lists and reads its resources: the categories and a product by id', async () => {
+    const { resources } = await reader.sdk.listResources();
+    expect(resources).toEqual([
+      expect.objectContaining({ uri: 'catalog://categories', mimeType: 'application/json' }),
+    ]);
+    const { resourceTemplates } = await reader.sdk.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'catalog://products/{id}', name: 'product' }),
+    ]);
+    const categories = await reader.sdk.readResource({ uri: 'catalog://categories' });
+    const counts = JSON.parse(categories.contents[0].text);
+    expect(counts.map((c: { category: string }) => c.category)).toEqual([
+      'books',
+      'electronics',
+      'garden',
+      'kitchen',
+      'toys',
+    ]);
+    const found = await reader.callTool('search_products', { category: 'toys', limit: 1 });
+    const id = found.structuredContent.items[0].id;
+    const product = await reader.sdk.readResource({ uri: `catalog://products/${id}` });
+    expect(JSON.parse(product.contents[0].text)).toMatchObject({ id, category: 'toys' });
+    const missing = await reader.sdk
+      .readResource({ uri: 'catalog://products/00000000-0000-4000-8000-000000000000' })
+      .catch((error: unknown) => error);
+    expect(String((missing as Error).message)).toContain('Resource not found');
+  });
+
+  it('offers the restock_plan prompt, with its category completed and the stock embedded', async () => {
+    const { prompts } = await reader.sdk.listPrompts();
+    expect(prompts).toEqual([
+      expect.objectContaining({
+        name: 'restock_plan',
+        arguments: [
+          expect.objectContaining({ name: 'category', required: true }),
+          expect.objectContaining({ name: 'weeks', required: false }),
+        ],
+      }),
+    ]);
+    const completion = await reader.sdk.complete({
+      ref: { type: 'ref/prompt', name: 'restock_plan' },
+      argument: { name: 'category', value: 'g' },
+    });
+    expect(completion.completion.values).toEqual(['garden']);
+    const prompt = await reader.sdk.getPrompt({
+      name: 'restock_plan',
+      arguments: { category: 'garden', weeks: '6' },
+    });
+    expect(prompt.messages[0].content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'catalog://categories/garden/stock', mimeType: 'application/json' },
+    });
+    expect(prompt.messages[1].content.text).toContain('next 6 weeks');
+  });
+
   it('answers a call without a token with 401 from the route', async () => {
     await expect(connect(url)).rejects.toThrow(/401|Unauthorized/);
     const res = await request(app.getHttpServer())
