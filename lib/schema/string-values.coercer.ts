@@ -11,11 +11,13 @@ function typesOf(schema: JsonSchema | undefined): Set<JsonSchemaTypeName> {
   return types;
 }
 
-function coerce(value: string, types: Set<JsonSchemaTypeName>): unknown {
+function coerce(value: string, schema: JsonSchema | undefined): unknown {
+  const types = typesOf(schema);
   if (types.has('string') || types.size === 0) return value;
   if ((types.has('integer') || types.has('number')) && NUMBER.test(value)) return Number(value);
   if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
-  if (types.has('array')) return [value];
+  // One value for an array: a one-item array, its item read as the items' schema asks.
+  if (types.has('array')) return [coerce(value, schema?.items)];
   return value;
 }
 
@@ -29,22 +31,22 @@ export function coerceStringValues(
   schema: JsonSchema,
   values: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const coerced: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
-    const property = Object.hasOwn(schema.properties ?? {}, name)
-      ? schema.properties?.[name]
-      : undefined;
-    const types = typesOf(property);
-    coerced[name] =
-      typeof value === 'string'
-        ? coerce(value, types)
-        : Array.isArray(value) && types.has('array')
-          ? value.map((item) =>
-              typeof item === 'string' ? coerce(item, typesOf(property?.items)) : item,
-            )
-          : value;
-  }
-  return coerced;
+  // `fromEntries` defines each key as an own property: `__proto__` stays a plain key (for
+  // validation to refuse) instead of setting the prototype of the result.
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const property = Object.hasOwn(schema.properties ?? {}, name)
+        ? schema.properties?.[name]
+        : undefined;
+      const coerced =
+        typeof value === 'string'
+          ? coerce(value, property)
+          : Array.isArray(value) && typesOf(property).has('array')
+            ? value.map((item) => (typeof item === 'string' ? coerce(item, property?.items) : item))
+            : value;
+      return [name, coerced];
+    }),
+  );
 }
 
 /** The values an argument may take, where its schema lists them (`@IsEnum()`, `@IsIn()`). */
