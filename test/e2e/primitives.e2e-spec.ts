@@ -254,4 +254,60 @@ describe('prompts, resources, completions and the call context over HTTP', () =>
       await client.close();
     }
   });
+
+  it('asks a 2025-era client through a real elicitation request on its session', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } =
+      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client(
+      { name: 'v1-elicitation', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { confirm: false } };
+    });
+    const transport = new StreamableHTTPClientTransport(url);
+    await client.connect(transport);
+    try {
+      expect(transport.sessionId).toEqual(expect.any(String));
+      const result = await client.callTool({ name: 'confirm_delete', arguments: {} });
+      expect(asked).toEqual(['Delete item 7?']);
+      expect(result.content).toEqual([{ type: 'text', text: 'kept' }]);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it('pushes list changes to a 2025 session on its GET stream', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } =
+      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { ToolListChangedNotificationSchema } =
+      await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client({ name: 'v1-listener', version: '1.0.0' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes += 1;
+    });
+    const transport = new StreamableHTTPClientTransport(url);
+    await client.connect(transport);
+    const host = app.get(McpServerHost);
+    try {
+      // The client opens its GET stream after initialize; wait until the server pushes.
+      await expect
+        .poll(() => {
+          host.addTool(app.get(PrimitivesService), 'readme', { name: 'pushed', description: 'x' });
+          host.removeTool('pushed');
+          return changes;
+        })
+        .toBeGreaterThan(0);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
 });
