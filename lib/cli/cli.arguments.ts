@@ -102,11 +102,11 @@ export function parseToolArguments(text: string | undefined): Record<string, unk
     value = JSON.parse(text);
   } catch (error) {
     throw new CliUsageError(
-      `--args is not valid JSON (${(error as Error).message}); quote it for the shell, for example --args '{"query":"lamp"}'.`,
+      `--args is not valid JSON (${(error as Error).message}); quote it for the shell, for example --args '{"name":"value"}'.`,
     );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new CliUsageError(`--args must be a JSON object, for example --args '{"query":"lamp"}'.`);
+    throw new CliUsageError(`--args must be a JSON object, for example --args '{"name":"value"}'.`);
   }
   return value as Record<string, unknown>;
 }

@@ -22,7 +22,7 @@ Exit codes: 0 ok, 1 the tool answered isError (or the app failed), 2 wrong comma
 
 Examples:
   nestjs-mcp list dist-sample/app.module.js#AppModule
-  nestjs-mcp call dist-sample/app.module.js#AppModule search_products --args '{"query":"lamp"}' \\
+  nestjs-mcp call dist-sample/app.module.js#AppModule search_products --args '{"query":"headphones"}' \\
     --header "Authorization: Bearer admin-token"
   nestjs-mcp serve dist-sample/app.module.js#AppModule --header "Authorization: Bearer reader-token"
 `;
