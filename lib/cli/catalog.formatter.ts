@@ -76,11 +76,16 @@ const PROMPTS: CatalogSection = {
     const lines = prompt.description ? wrapText(prompt.description, width, '    ') : [];
     const args = (prompt.arguments ?? []) as Entry[];
     if (args.length > 0) {
+      const described = args.some((a) => a.description);
       lines.push(
         ...formatTable(
           [
-            ['ARGUMENT', 'REQUIRED', 'DESCRIPTION'],
-            ...args.map((a) => [a.name, a.required ? 'yes' : 'no', a.description ?? '']),
+            ['ARGUMENT', 'REQUIRED', ...(described ? ['DESCRIPTION'] : [])],
+            ...args.map((a) => [
+              a.name,
+              a.required ? 'yes' : 'no',
+              ...(described ? [a.description ?? ''] : []),
+            ]),
           ],
           '    ',
         ),
