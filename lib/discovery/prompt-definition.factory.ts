@@ -7,6 +7,7 @@ import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
 import { readToolParameters } from './tool-parameters.reader.js';
@@ -47,14 +48,14 @@ export class PromptDefinitionFactory {
         required: required.has(argument),
       }),
     );
-    const definition: Prompt = {
+    const definition: Prompt = withoutUndefined({
       name,
-      ...(options.title && { title: options.title }),
-      ...(options.description && { description: options.description }),
-      ...(promptArguments.length > 0 && { arguments: promptArguments }),
-      ...(options.icons && { icons: options.icons }),
-      ...(options._meta && { _meta: options._meta }),
-    };
+      title: options.title,
+      description: options.description,
+      arguments: promptArguments.length > 0 ? promptArguments : undefined,
+      icons: options.icons,
+      _meta: options._meta,
+    });
     return {
       definition,
       where,

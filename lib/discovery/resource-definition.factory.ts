@@ -6,6 +6,7 @@ import type { McpResourceOptions } from '../interfaces/mcp-resource-options.inte
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
 import { readToolParameters } from './tool-parameters.reader.js';
@@ -36,15 +37,15 @@ export class ResourceDefinitionFactory {
     });
     const schema = withinMethod(where, () => this.schemaFactory.createInputSchema(dto));
     const checkArguments = stringArgumentsCheck(this.validator, dto, schema, plain);
-    const common = {
+    const common = withoutUndefined({
       name: options.name ?? toSnakeCase(methodName),
-      ...(options.title && { title: options.title }),
-      ...(options.description && { description: options.description }),
-      ...(options.mimeType && { mimeType: options.mimeType }),
-      ...(options.annotations && { annotations: options.annotations }),
-      ...(options.icons && { icons: options.icons }),
-      ...(options._meta && { _meta: options._meta }),
-    };
+      title: options.title,
+      description: options.description,
+      mimeType: options.mimeType,
+      annotations: options.annotations,
+      icons: options.icons,
+      _meta: options._meta,
+    });
     const method = { where, wrapper, methodName, checkArguments, argumentsSchema: schema };
     if (!UriTemplate.isTemplate(options.uri)) {
       return {
@@ -53,7 +54,7 @@ export class ResourceDefinitionFactory {
         definition: {
           uri: options.uri,
           ...common,
-          ...(options.size !== undefined && { size: options.size }),
+          ...withoutUndefined({ size: options.size }),
         },
       };
     }

@@ -11,6 +11,7 @@ import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { ArgumentsCheck } from './discovered-method.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
@@ -67,17 +68,17 @@ export class ToolDefinitionFactory {
     }
     const outputSchema =
       output && withinMethod(where, () => this.schemaFactory.createOutputSchema(output));
-    const definition: Tool = {
+    const definition: Tool = withoutUndefined({
       name,
-      ...(title && { title }),
-      ...(description && { description }),
+      title,
+      description,
       inputSchema: inputSchema as Tool['inputSchema'],
       // Listed at its natural root; the SDK wraps a non-object root for 2025-era clients.
-      ...(outputSchema && { outputSchema: outputSchema as Tool['outputSchema'] }),
-      ...(options.annotations && { annotations: options.annotations }),
-      ...(options.icons && { icons: options.icons }),
-      ...(options._meta && { _meta: options._meta }),
-    };
+      outputSchema: outputSchema as Tool['outputSchema'] | undefined,
+      annotations: options.annotations,
+      icons: options.icons,
+      _meta: options._meta,
+    });
     return {
       definition,
       where,

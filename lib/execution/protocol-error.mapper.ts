@@ -5,11 +5,10 @@ import {
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
 import { HttpException, NotFoundException } from '@nestjs/common';
-import { STATUS_CODES } from 'node:http';
 import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { formatIssues } from './dto-arguments.validator.js';
-import type { UnexpectedErrorReporter } from './tool-error.mapper.js';
+import { describeHttpException, type UnexpectedErrorReporter } from './tool-error.mapper.js';
 
 /**
  * "Resource not found" as the negotiated revision words it: `-32002` for 2025-era
@@ -20,18 +19,6 @@ export function resourceNotFound(uri: string, era: ProtocolEra): ProtocolError {
   return era === 'modern'
     ? new ResourceNotFoundError(uri, message)
     : new ProtocolError(ProtocolErrorCode.ResourceNotFound, message, { uri });
-}
-
-function httpMessage(exception: HttpException): { text: string; status: number } {
-  const status = exception.getStatus();
-  const response = exception.getResponse();
-  const body =
-    typeof response === 'string' ? { message: response } : (response as Record<string, unknown>);
-  const message = Array.isArray(body.message)
-    ? body.message.join('; ')
-    : String(body.message ?? exception.message);
-  const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[status] ?? 'Error');
-  return { text: `${error} (${status}): ${message}`, status };
 }
 
 /**
@@ -65,9 +52,10 @@ export function toProtocolError(
     return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   }
   if (error instanceof HttpException) {
-    const { text, status } = httpMessage(error);
-    const code = status < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
-    return new ProtocolError(code, text, { statusCode: status });
+    const { text, statusCode } = describeHttpException(error);
+    const code =
+      statusCode < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    return new ProtocolError(code, text, { statusCode });
   }
   const reference = reportUnexpected(error);
   return new ProtocolError(

@@ -25,7 +25,8 @@ export interface ToolErrorHints {
   readonly retryAfterSeconds?: number;
 }
 
-function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): CallToolResult {
+/** A Nest `HttpException` in words: "<error> (<status>): <message>", and its body. */
+export function describeHttpException(exception: HttpException) {
   const statusCode = exception.getStatus();
   const response = exception.getResponse();
   const body =
@@ -34,9 +35,14 @@ function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): C
     ? body.message.join('; ')
     : String(body.message ?? exception.message);
   const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[statusCode] ?? 'Error');
+  return { statusCode, error, message, body, text: `${error} (${statusCode}): ${message}` };
+}
+
+function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): CallToolResult {
+  const { statusCode, error, message, body, text } = describeHttpException(exception);
   const { retryAfterSeconds } = hints;
   const wait = retryAfterSeconds ? ` Retry after ${retryAfterSeconds} seconds.` : '';
-  return errorResult(`${error} (${statusCode}): ${message}${wait}`, {
+  return errorResult(`${text}${wait}`, {
     ...body,
     ...(retryAfterSeconds && { retryAfterSeconds }),
     statusCode,

@@ -18,7 +18,7 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import { completeArgument } from './argument.completer.js';
 import type { McpCatalog } from './mcp-catalog.js';
 import type { McpNotifier } from './mcp-notifier.js';
-import type { RegisteredPrimitive } from './primitive.registry.js';
+import type { PrimitiveRegistry, RegisteredPrimitive } from './primitive.registry.js';
 
 /** How long a server lives: one HTTP request, or a connection (stdio, a 2025 session). */
 export interface ServingUnit {
@@ -103,13 +103,18 @@ export class ProtocolServerFactory {
         new McpCall(kind, entry.key, {}, scope, 'list');
     const { tools, prompts, resources, templates } = this.catalog;
 
+    // One page of a list, as this caller may see it; `nextCursor` is left out on the last.
+    const pageOf = <D, E extends RegisteredPrimitive<D>>(
+      registry: PrimitiveRegistry<D, E>,
+      kind: McpPrimitiveKind,
+      ctx: ServerContext,
+      cursor: string | undefined,
+      pageSize = this.pageSize,
+    ) => registry.page(listing(scopeOf(ctx), kind), cursor, pageSize);
+
     server.setRequestHandler('tools/list', async (request, ctx) => {
-      const page = await tools.page(
-        listing(scopeOf(ctx), 'tool'),
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return { tools: page.items, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+      const { items, nextCursor } = await pageOf(tools, 'tool', ctx, request.params?.cursor);
+      return { tools: items, nextCursor };
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
@@ -122,12 +127,8 @@ export class ProtocolServerFactory {
     });
 
     server.setRequestHandler('prompts/list', async (request, ctx) => {
-      const page = await prompts.page(
-        listing(scopeOf(ctx), 'prompt'),
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return { prompts: page.items, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+      const { items, nextCursor } = await pageOf(prompts, 'prompt', ctx, request.params?.cursor);
+      return { prompts: items, nextCursor };
     });
     server.setRequestHandler('prompts/get', (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
@@ -137,40 +138,23 @@ export class ProtocolServerFactory {
     });
 
     server.setRequestHandler('resources/list', async (request, ctx) => {
-      const scope = scopeOf(ctx);
-      const page = await resources.page(
-        listing(scope, 'resource'),
-        request.params?.cursor,
-        this.pageSize,
-      );
-      const listed = {
-        resources: page.items,
-        ...(page.nextCursor && { nextCursor: page.nextCursor }),
-      };
-      if (!this.options.listTemplatesAsResources || page.nextCursor) return listed;
+      const cursor = request.params?.cursor;
+      const { items, nextCursor } = await pageOf(resources, 'resource', ctx, cursor);
+      if (!this.options.listTemplatesAsResources || nextCursor) {
+        return { resources: items, nextCursor };
+      }
       // Templates follow the last page of resources, for clients that never list templates.
-      const visible = await templates.page(
-        listing(scope, 'resource'),
-        undefined,
-        Number.MAX_SAFE_INTEGER,
-      );
-      return {
-        resources: [
-          ...listed.resources,
-          ...visible.items.map(({ uriTemplate, ...rest }) => ({ ...rest, uri: uriTemplate })),
-        ],
-      };
+      const all = await pageOf(templates, 'resource', ctx, undefined, Number.MAX_SAFE_INTEGER);
+      const asResources = all.items.map(({ uriTemplate, ...rest }) => ({
+        ...rest,
+        uri: uriTemplate,
+      }));
+      return { resources: [...items, ...asResources] };
     });
     server.setRequestHandler('resources/templates/list', async (request, ctx) => {
-      const page = await templates.page(
-        listing(scopeOf(ctx), 'resource'),
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return {
-        resourceTemplates: page.items,
-        ...(page.nextCursor && { nextCursor: page.nextCursor }),
-      };
+      const cursor = request.params?.cursor;
+      const { items, nextCursor } = await pageOf(templates, 'resource', ctx, cursor);
+      return { resourceTemplates: items, nextCursor };
     });
     server.setRequestHandler('resources/read', (request, ctx) => {
       const { uri } = request.params;
