@@ -12,8 +12,10 @@ const CONTENT_FIELDS: Record<ContentBlock['type'], readonly string[]> = {
 /** Whether a value is an MCP content block (text, image, audio, resource link, resource). */
 export function isContentBlock(value: unknown): value is ContentBlock {
   if (typeof value !== 'object' || value === null) return false;
-  const fields = CONTENT_FIELDS[(value as { type?: unknown }).type as ContentBlock['type']];
-  return fields !== undefined && fields.every((field) => field in value);
+  const type = (value as { type?: unknown }).type;
+  // Own keys only: `type: 'constructor'` must not find Object.prototype's members.
+  if (typeof type !== 'string' || !Object.hasOwn(CONTENT_FIELDS, type)) return false;
+  return CONTENT_FIELDS[type as ContentBlock['type']].every((field) => field in value);
 }
 
 function isCallToolResult(value: object): value is CallToolResult {

@@ -15,6 +15,11 @@ import { McpCall, type RequestScope, type TransportContext } from '../execution/
 import { resourceNotFound } from '../execution/protocol-error.mapper.js';
 import type { McpPrimitiveKind } from '../interfaces/mcp-call-context.interface.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  describeJsonInputProblem,
+  findJsonInputProblem,
+} from '../utils/json-input.util.js';
 import { completeArgument } from './argument.completer.js';
 import type { McpCatalog } from './mcp-catalog.js';
 import type { McpNotifier } from './mcp-notifier.js';
@@ -31,6 +36,19 @@ export interface ServingUnit {
 }
 
 const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * Arguments that arrive over any transport are checked for depth and prototype keys before
+ * anything copies them (the HTTP endpoint checks whole bodies earlier; stdio does not).
+ */
+function checkedArguments<T>(args: T): T {
+  const problem = findJsonInputProblem(args, DEFAULT_MAX_JSON_DEPTH);
+  if (!problem) return args;
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    describeJsonInputProblem(problem).replace('The JSON body', 'The arguments'),
+  );
+}
 
 const unknown = (what: string, name: string, listMethod: string) =>
   new ProtocolError(
@@ -120,7 +138,8 @@ export class ProtocolServerFactory {
       const { name, arguments: args = {} } = request.params;
       const tool = tools.get(name);
       if (!tool) throw unknown('tool', name, 'tools/list');
-      const result = await tool.invoke(new McpCall('tool', name, args, scopeOf(ctx)));
+      const call = new McpCall('tool', name, checkedArguments(args), scopeOf(ctx));
+      const result = await tool.invoke(call);
       return isInputRequiredResult(result)
         ? result
         : server.projectCallToolResult(result, tool.definition.outputSchema);
@@ -134,7 +153,7 @@ export class ProtocolServerFactory {
       const { name, arguments: args = {} } = request.params;
       const prompt = prompts.get(name);
       if (!prompt) throw unknown('prompt', name, 'prompts/list');
-      return prompt.get(new McpCall('prompt', name, args, scopeOf(ctx)));
+      return prompt.get(new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx)));
     });
 
     server.setRequestHandler('resources/list', async (request, ctx) => {

@@ -1,3 +1,5 @@
+import { escapePointer } from './json-pointer.util.js';
+
 /**
  * Checks on a JSON value received from a client, before any of it reaches the SDK, a
  * DTO or class-transformer. Pure and transport-neutral: the HTTP endpoint uses it, and
@@ -24,8 +26,6 @@ export const FORBIDDEN_JSON_KEYS: ReadonlySet<string> = new Set([
 export type JsonInputProblem =
   | { kind: 'too-deep'; maxDepth: number; pointer: string }
   | { kind: 'forbidden-key'; key: string; pointer: string };
-
-const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
  * The first problem found in `value` (a parsed JSON value), or `undefined`. The walk

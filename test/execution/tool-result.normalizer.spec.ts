@@ -70,3 +70,16 @@ describe('normalizeToolResult', () => {
     });
   });
 });
+
+describe('normalizeToolResult with hostile "type" values', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'sends { type: %j } as JSON instead of crashing',
+    (type) => {
+      const value = JSON.parse(`{"type": ${JSON.stringify(type)}, "name": "x"}`);
+      expect(normalizeToolResult(value)).toEqual({
+        content: [{ type: 'text', text: JSON.stringify(value) }],
+        structuredContent: value,
+      });
+    },
+  );
+});
