@@ -7,6 +7,7 @@ export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export { McpModule } from './mcp.module.js';
 export { McpServerHost } from './protocol/mcp-server.host.js';
+export { McpServers } from './protocol/mcp-servers.js';
 export type { HiddenTool } from './discovery/mcp.explorer.js';
 export { McpScopesGuard } from './authorization/mcp-scopes.guard.js';
 export type { CallerScopesReader } from './authorization/caller-scopes.js';

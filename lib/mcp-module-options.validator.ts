@@ -20,7 +20,25 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     useGlobalFilters,
     pageSize,
     requestState,
+    group,
+    groupVersion,
   } = options as Record<string, unknown>;
+  if (group !== undefined && !isNonEmptyString(group)) {
+    problems.push(
+      `"group" must be a non-empty string such as 'catalog' (got ${JSON.stringify(group)})`,
+    );
+  }
+  if (groupVersion !== undefined) {
+    if (!isNonEmptyString(groupVersion)) {
+      problems.push(
+        `"groupVersion" must be a non-empty string such as '2' (got ${JSON.stringify(groupVersion)})`,
+      );
+    } else if (group === undefined) {
+      problems.push(
+        '"groupVersion" needs "group": a version belongs to a group, such as { group: \'catalog\', groupVersion: \'2\' }',
+      );
+    }
+  }
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && (pageSize as number) > 0)) {
     problems.push(`"pageSize" must be a positive integer (got ${JSON.stringify(pageSize)})`);
   }

@@ -6,7 +6,13 @@ export const {
   MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
   OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
+} = new ConfigurableModuleBuilder<McpModuleOptions>({
+  moduleName: 'Mcp',
+  // Each forRoot()/forRootAsync() call is a server of its own. Without this, Nest would
+  // merge two registrations whose metadata serialises alike (two forRootAsync() calls with
+  // the same factory source, say), and one server would silently be missing.
+  alwaysTransient: true,
+})
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createMcpOptions')
   .build();

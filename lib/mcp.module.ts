@@ -5,9 +5,6 @@ import {
   type OnApplicationShutdown,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
-import { McpExplorer } from './discovery/mcp.explorer.js';
-import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { PrimitiveInvokerFactory } from './execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
@@ -19,6 +16,7 @@ import {
   ConfigurableModuleClass,
   OPTIONS_TYPE,
 } from './mcp.module-definition.js';
+import { McpCoreModule } from './mcp-core.module.js';
 import { McpServerHost } from './protocol/mcp-server.host.js';
 import { PrimitiveBinder } from './protocol/primitive.binder.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
@@ -27,7 +25,9 @@ import { mcpHttpProviders } from './transports/http/mcp-http.providers.js';
 import type { StreamableHttpEndpoint } from './transports/http/streamable-http.endpoint.js';
 
 /**
- * Publishes the app's `@McpTool()` methods as an MCP server.
+ * Publishes the app's `@McpTool()` methods as an MCP server. Each `forRoot()` /
+ * `forRootAsync()` call is a server of its own (name, path, guards and, with `group`, its
+ * own entries); inject `McpServers` to reach one by name when there are several.
  *
  * @example
  * ```ts
@@ -39,10 +39,8 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
  * @publicApi
  */
 @Module({
-  imports: [DiscoveryModule],
+  imports: [McpCoreModule],
   providers: [
-    McpMetadataAccessor,
-    McpExplorer,
     McpPipelineFactory,
     ToolInvokerFactory,
     PrimitiveInvokerFactory,

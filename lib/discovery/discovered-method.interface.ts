@@ -1,5 +1,6 @@
 import type { ArgumentsValidation } from '../execution/dto-arguments.validator.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
+import type { ServerMembership } from './server-membership.js';
 
 /** Checks the arguments of one call against the method's DTO; never throws. */
 export type ArgumentsCheck = (
@@ -14,4 +15,6 @@ export interface DiscoveredMethod {
   readonly methodName: string;
   /** Validates the arguments (tools), prompt arguments or URI variables (resources). */
   readonly checkArguments: ArgumentsCheck;
+  /** The servers it may be published on (`@McpGroup()`, `group`/`version`); none for run-time additions. */
+  readonly membership?: ServerMembership;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { MCP_GROUP_METADATA, type McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
 import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
@@ -46,6 +47,10 @@ export class McpMetadataAccessor {
 
   getClassToolsOptions(target: Function): McpToolsOptions | undefined {
     return this.reflector.get<McpToolsOptions | undefined>(MCP_TOOLS_METADATA, target);
+  }
+
+  getClassGroup(target: Function): McpGroupMetadata | undefined {
+    return this.reflector.get<McpGroupMetadata | undefined>(MCP_GROUP_METADATA, target);
   }
 
   getHiddenReason(method: Function): unknown {

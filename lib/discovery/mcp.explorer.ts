@@ -13,6 +13,7 @@ import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { resolveMembership, type ServerMembership } from './server-membership.js';
 import { PromptDefinitionFactory } from './prompt-definition.factory.js';
 import { ResourceDefinitionFactory } from './resource-definition.factory.js';
 import { ToolDefinitionFactory } from './tool-definition.factory.js';
@@ -23,13 +24,21 @@ export interface HiddenTool {
   readonly reason: string;
 }
 
-/** Everything the app's providers and controllers publish, found once at bootstrap. */
+/** A hidden method, with the servers it would be published on. */
+export interface ExploredHiddenTool extends HiddenTool {
+  readonly membership: ServerMembership;
+}
+
+/**
+ * Everything the app's providers and controllers publish, on every server, found once at
+ * bootstrap; each server keeps the entries of its group (`isPublishedOn`).
+ */
 export interface ExploredPrimitives {
   readonly tools: DiscoveredTool[];
   readonly prompts: DiscoveredPrompt[];
   readonly resources: DiscoveredResource[];
   readonly completers: DiscoveredCompleter[];
-  readonly hidden: HiddenTool[];
+  readonly hidden: ExploredHiddenTool[];
 }
 
 /** Lifecycle hooks are public methods but never tools. */
@@ -54,8 +63,10 @@ function requireReason(reason: unknown, where: string): string {
 /**
  * Finds every `@McpTool()`, `@McpPrompt()`, `@McpResource()` and `@McpCompletion()` method
  * (and every public method of an `@McpTools()` class) of the app's providers and
- * controllers, once, at bootstrap, and fails fast on names the spec forbids or that
- * collide.
+ * controllers, once per app, at bootstrap, and fails fast on names the spec forbids. One
+ * instance serves every `McpModule` registration (it lives in the global `McpCoreModule`),
+ * so that several servers share one scan: each server filters it by group and checks its
+ * own names for collisions ({@link assertUnique}).
  */
 @Injectable()
 export class McpExplorer {
@@ -80,7 +91,15 @@ export class McpExplorer {
     this.resources = new ResourceDefinitionFactory(schemaFactory, validator);
   }
 
+  private explored?: ExploredPrimitives;
+
+  /** The app's entries, scanned on the first call (every provider exists by then). */
   explore(): ExploredPrimitives {
+    this.explored ??= this.scan();
+    return this.explored;
+  }
+
+  private scan(): ExploredPrimitives {
     const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
     const explored: ExploredPrimitives = {
       tools: [],
@@ -90,11 +109,6 @@ export class McpExplorer {
       hidden: [],
     };
     for (const wrapper of wrappers) this.exploreWrapper(wrapper, explored);
-    assertUnique('tool name', explored.tools, (tool) => tool.definition.name);
-    assertUnique('prompt name', explored.prompts, (prompt) => prompt.definition.name);
-    assertUnique('resource URI', explored.resources, (resource) =>
-      resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
-    );
     for (const { where, reason } of explored.hidden) {
       this.logger.debug(`Not published on MCP: ${where} (${reason})`);
     }
@@ -146,6 +160,7 @@ export class McpExplorer {
     if (!prototype) return;
     const target = instance.constructor as Type;
     const classOptions = this.metadataAccessor.getClassToolsOptions(target);
+    const classGroup = this.metadataAccessor.getClassGroup(target);
     for (const methodName of this.metadataScanner.getAllMethodNames(prototype)) {
       const method = prototype[methodName];
       const where = `${target.name}.${methodName}`;
@@ -168,20 +183,26 @@ export class McpExplorer {
         toolOptions?.hidden ??
         promptOptions?.hidden ??
         resourceOptions?.hidden;
-      if (hidden !== undefined && (asTool || promptOptions || resourceOptions)) {
-        explored.hidden.push({ where, reason: requireReason(hidden, where) });
+      const published = asTool ?? promptOptions ?? resourceOptions;
+      const membership = published && resolveMembership(classGroup, published, where);
+      if (hidden !== undefined && membership) {
+        explored.hidden.push({ where, reason: requireReason(hidden, where), membership });
         continue;
       }
       if (asTool) {
-        explored.tools.push(
-          this.tools.create(wrapper, target, methodName, mergeToolOptions(classOptions, asTool)),
+        const tool = this.tools.create(
+          wrapper,
+          target,
+          methodName,
+          mergeToolOptions(classOptions, asTool),
         );
+        explored.tools.push({ ...tool, membership });
       } else if (promptOptions) {
-        explored.prompts.push(this.prompts.create(wrapper, target, methodName, promptOptions));
+        const prompt = this.prompts.create(wrapper, target, methodName, promptOptions);
+        explored.prompts.push({ ...prompt, membership });
       } else if (resourceOptions) {
-        explored.resources.push(
-          this.resources.create(wrapper, target, methodName, resourceOptions),
-        );
+        const resource = this.resources.create(wrapper, target, methodName, resourceOptions);
+        explored.resources.push({ ...resource, membership });
       } else if (completion) {
         explored.completers.push({ target: completion, where, wrapper, methodName });
       }
@@ -201,7 +222,8 @@ function mergeToolOptions(
   return options;
 }
 
-function assertUnique<T extends { where: string }>(
+/** Fails bootstrap when two entries of one server share a name (or a URI). */
+export function assertUnique<T extends { where: string }>(
   what: string,
   entries: readonly T[],
   keyOf: (entry: T) => string,

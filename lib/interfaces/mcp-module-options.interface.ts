@@ -79,6 +79,24 @@ export interface McpModuleOptions {
   /** Instructions for the model on how to use this server's tools. */
   instructions?: string;
   /**
+   * The group of entries this server publishes: only those of `@McpGroup(group)` classes
+   * and methods with `{ group }`. A server without a group publishes only entries without
+   * one, so grouped entries never reach it. Several servers of one app each need their own
+   * `name` and `http.path`.
+   * @default none: the server publishes the entries that have no group
+   * @example group: 'catalog'
+   */
+  group?: string;
+  /**
+   * The version of the group this server publishes, as in Nest's URI versioning: entries
+   * of the group whose `version` includes it, plus the group's entries without a version.
+   * Without it, the server publishes only the group's entries without a version. Requires
+   * `group`.
+   * @default none: only the group's entries without a version
+   * @example McpModule.forRoot({ name: 'catalog-v2', version: '2.0.0', group: 'catalog', groupVersion: '2', http: { path: 'mcp/catalog/v2' } })
+   */
+  groupVersion?: string;
+  /**
    * The Streamable HTTP endpoint, or `false` to serve no HTTP endpoint.
    * @default { path: 'mcp', guards: [] }
    */

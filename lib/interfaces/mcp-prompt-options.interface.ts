@@ -1,8 +1,9 @@
 import type { Icon } from '@modelcontextprotocol/server';
 import type { McpArgumentOptions } from './mcp-tool-options.interface.js';
+import type { McpMembershipOptions } from './mcp-group-options.interface.js';
 
 /** Options of `@McpPrompt()`. Every field is optional. */
-export interface McpPromptOptions {
+export interface McpPromptOptions extends McpMembershipOptions {
   /**
    * The prompt's name, unique per server.
    * @default the method name in snake_case (`summarizeOrders` → `summarize_orders`)

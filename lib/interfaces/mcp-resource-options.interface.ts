@@ -1,7 +1,8 @@
 import type { Annotations, Icon } from '@modelcontextprotocol/server';
+import type { McpMembershipOptions } from './mcp-group-options.interface.js';
 
 /** Options of `@McpResource()`. */
-export interface McpResourceOptions {
+export interface McpResourceOptions extends McpMembershipOptions {
   /**
    * The resource's URI (`catalog://categories`), or an RFC 6570 URI template
    * (`catalog://products/{sku}`, `app://orders{?page,limit}`, `files://{path*}`) for a

@@ -1,6 +1,7 @@
 import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { McpMembershipOptions } from './mcp-group-options.interface.js';
 
 /**
  * What a tool returns, for its `outputSchema`: a DTO class described by the same
@@ -20,7 +21,7 @@ export interface McpArgumentOptions {
 }
 
 /** Options of `@McpTool()`. Every field is optional. */
-export interface McpToolOptions {
+export interface McpToolOptions extends McpMembershipOptions {
   /**
    * The tool's name, unique per server and matching `^[a-zA-Z0-9_.-]{1,128}$`.
    * @default the method name in snake_case (`searchProducts` → `search_products`)

@@ -2,7 +2,18 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ContextIdFactory, ModuleRef } from '@nestjs/core';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
-import { McpExplorer, type HiddenTool } from '../discovery/mcp.explorer.js';
+import {
+  assertUnique,
+  McpExplorer,
+  type ExploredPrimitives,
+  type HiddenTool,
+} from '../discovery/mcp.explorer.js';
+import {
+  describeScope,
+  isPublishedOn,
+  type ServerMembership,
+  type ServerScope,
+} from '../discovery/server-membership.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
@@ -12,6 +23,7 @@ import { validateMcpModuleOptions } from '../mcp-module-options.validator.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { McpNotifier } from './mcp-notifier.js';
+import { McpServers } from './mcp-servers.js';
 import { PrimitiveBinder } from './primitive.binder.js';
 import { ProtocolServerFactory } from './protocol-server.factory.js';
 import type {
@@ -25,7 +37,8 @@ import type {
  * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
  * the run-time API to change that, and the factory of SDK servers that every transport
  * uses. Decorated methods are discovered in `onModuleInit`, when every provider exists
- * and before the app listens. Inject it to see or change what the server publishes.
+ * and before the app listens. Inject it to see or change what the server publishes; with
+ * several servers in one app, inject `McpServers` and pick one with `get(name)`.
  * @publicApi
  */
 @Injectable()
@@ -43,29 +56,53 @@ export class McpServerHost implements OnModuleInit {
     private readonly explorer: McpExplorer,
     private readonly binder: PrimitiveBinder,
     private readonly moduleRef: ModuleRef,
+    registry: McpServers,
   ) {
     // Checked here, the first consumer, so forRoot and every forRootAsync form fail alike.
     this.options = validateMcpModuleOptions(options);
+    // Fails bootstrap when another registration has the same name or HTTP path.
+    registry.register(this);
   }
 
   onModuleInit(): void {
+    // One scan for every server of the app; this one keeps the entries of its group.
     const explored = this.explorer.explore();
-    this.hidden = explored.hidden;
-    const resources = explored.resources.map((resource) => this.binder.resource(resource));
+    const scope: ServerScope = {
+      group: this.options.group,
+      groupVersion: this.options.groupVersion,
+    };
+    const mine = <T extends { membership?: ServerMembership }>(entries: readonly T[]) =>
+      entries.filter((entry) => isPublishedOn(entry.membership, scope));
+    const tools = mine(explored.tools);
+    const prompts = mine(explored.prompts);
+    const exploredResources = mine(explored.resources);
+    assertUnique('tool name', tools, (tool) => tool.definition.name);
+    assertUnique('prompt name', prompts, (prompt) => prompt.definition.name);
+    assertUnique('resource URI', exploredResources, (resource) =>
+      resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
+    );
+    this.hidden = mine(explored.hidden).map(({ where, reason }) => ({ where, reason }));
+    const resources = exploredResources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
-        tools: explored.tools.map((tool) => this.binder.tool(tool)),
-        prompts: explored.prompts.map((prompt) => this.binder.prompt(prompt)),
+        tools: tools.map((tool) => this.binder.tool(tool)),
+        prompts: prompts.map((prompt) => this.binder.prompt(prompt)),
         resources: resources.filter((entry): entry is RegisteredResource => !('template' in entry)),
         templates: resources.filter((entry): entry is RegisteredTemplate => 'template' in entry),
       },
       this.notifier,
     );
-    for (const completer of explored.completers) this.attachCompleter(catalog, completer);
+    for (const completer of explored.completers) {
+      // A completer follows its target: it serves every server that publishes it, and is
+      // an error (below) only when no entry of the app has that name.
+      if (!this.publishes(catalog, completer) && isExploredTarget(explored, completer)) continue;
+      this.attachCompleter(catalog, completer);
+    }
     this.published = catalog;
     this.serverFactory = new ProtocolServerFactory(this.options, catalog, this.notifier);
+    const scoped = this.options.group === undefined ? '' : ` (${describeScope(scope)})`;
     this.logger.log(
-      `MCP server "${this.options.name}" publishes ${catalog.tools.size} tool(s), ` +
+      `MCP server "${this.options.name}"${scoped} publishes ${catalog.tools.size} tool(s), ` +
         `${catalog.prompts.size} prompt(s), ${catalog.resources.size + catalog.templates.size} resource(s)`,
     );
   }
@@ -157,6 +194,12 @@ export class McpServerHost implements OnModuleInit {
     return this.ready(this.published);
   }
 
+  private publishes(catalog: McpCatalog, { target }: DiscoveredCompleter): boolean {
+    return 'prompt' in target
+      ? catalog.prompts.get(target.prompt) !== undefined
+      : catalog.templates.get(target.resource) !== undefined;
+  }
+
   private attachCompleter(catalog: McpCatalog, completer: DiscoveredCompleter): void {
     const { target, where } = completer;
     const entry: RegisteredPrompt | RegisteredTemplate | undefined =
@@ -208,4 +251,14 @@ export class McpServerHost implements OnModuleInit {
     }
     return value;
   }
+}
+
+/** Whether some entry of the app, on whichever server, is the completer's target. */
+function isExploredTarget(explored: ExploredPrimitives, { target }: DiscoveredCompleter): boolean {
+  return 'prompt' in target
+    ? explored.prompts.some((prompt) => prompt.definition.name === target.prompt)
+    : explored.resources.some(
+        (resource) =>
+          resource.kind === 'template' && resource.definition.uriTemplate === target.resource,
+      );
 }

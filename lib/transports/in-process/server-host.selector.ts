@@ -1,16 +1,18 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { McpServerHost } from '../../protocol/mcp-server.host.js';
+import { McpServers } from '../../protocol/mcp-servers.js';
 
 /**
- * Every MCP server of an app: one per `McpModule` registration.
- *
- * Extension point for several registrations: each one has its own `McpServerHost`, so the
- * hosts are found among the app's providers (`McpModule` imports `DiscoveryModule`). If
- * registrations ever stop being `McpServerHost` instances, replace this function; stdio,
- * the CLI and the in-process requester only go through it and {@link selectServerHost}.
+ * Every MCP server of an app: one per `McpModule` registration, as the global
+ * {@link McpServers} registry holds them (each registration has its own `McpServerHost`).
+ * The scan of the app's providers is a fallback for a context without the registry.
+ * Stdio, the CLI and the in-process requester only go through this function and
+ * {@link selectServerHost}.
  */
 export function listServerHosts(app: INestApplicationContext): McpServerHost[] {
+  const registered = tryGet(app, McpServers)?.all() ?? [];
+  if (registered.length > 0) return registered;
   const hosts = new Set<McpServerHost>();
   const discovery = tryGet(app, DiscoveryService);
   for (const wrapper of discovery?.getProviders() ?? []) {
@@ -42,7 +44,8 @@ export function selectServerHost(app: INestApplicationContext, name?: string): M
     if (!host) {
       throw new ServerSelectionError(
         'unknown',
-        `The module has no MCP server named "${name}"; its servers are: ${names.join(', ')}.`,
+        `The module has no MCP server named "${name}"; its servers are: ${names.join(', ')}. ` +
+          'Pass one of these names (the `name` option of its McpModule registration).',
       );
     }
     return host;
@@ -50,7 +53,8 @@ export function selectServerHost(app: INestApplicationContext, name?: string): M
   if (hosts.length > 1) {
     throw new ServerSelectionError(
       'ambiguous',
-      `The module has ${hosts.length} MCP servers (${names.join(', ')}): choose one by name.`,
+      `The module has ${hosts.length} MCP servers (${names.join(', ')}): choose one by name ` +
+        `(bootstrapStdio(AppModule, { server: '${names[0]}' }), or --server ${names[0]} on the CLI).`,
     );
   }
   return hosts[0]!;
