@@ -8,9 +8,10 @@ export const {
   ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({
   moduleName: 'Mcp',
-  // Each forRoot()/forRootAsync() call is a server of its own. Without this, Nest would
-  // merge two registrations whose metadata serialises alike (two forRootAsync() calls with
-  // the same factory source, say), and one server would silently be missing.
+  // Each forRoot()/forRootAsync() call is a server of its own. Nest 12 tells dynamic
+  // modules apart by reference by default, but with `moduleIdGeneratorAlgorithm:
+  // 'deep-hash'` it merges registrations whose metadata serialises alike (two
+  // forRootAsync() calls built by one helper, say), and a server would silently be missing.
   alwaysTransient: true,
 })
   .setClassMethodName('forRoot')
