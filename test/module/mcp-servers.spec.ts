@@ -91,7 +91,13 @@ const toolNames = (host: McpServerHost) =>
   host
     .tools()
     .map((tool) => tool.name)
-    .sort();
+    .toSorted();
+
+/** One helper, two registrations: metadata that serialises alike. */
+const registerGroupServer = (name: string) =>
+  McpModule.forRootAsync({
+    useFactory: () => ({ name, version: '1', group: name, http: { path: name } }),
+  });
 
 let app: INestApplication | undefined;
 
@@ -256,11 +262,7 @@ describe('Several MCP servers in one app', () => {
   it.each(['reference', 'deep-hash'] as const)(
     'keeps two forRootAsync registrations built by one helper apart (module ids by %s; deep-hash would merge modules that serialise alike)',
     async (algorithm) => {
-      const register = (name: string) =>
-        McpModule.forRootAsync({
-          useFactory: () => ({ name, version: '1', group: name, http: { path: name } }),
-        });
-      await boot([register('alpha'), register('beta')], [], algorithm);
+      await boot([registerGroupServer('alpha'), registerGroupServer('beta')], [], algorithm);
       expect(app!.get(McpServers).names()).toEqual(['alpha', 'beta']);
       expect((await postModern(app!, '/alpha', 'server/discover')).status).toBe(200);
       expect((await postModern(app!, '/beta', 'server/discover')).status).toBe(200);
