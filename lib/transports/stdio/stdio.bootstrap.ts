@@ -95,11 +95,15 @@ async function serve(
   const ended = new Promise<void>((resolve) => (wireClosed = resolve));
   const stdout = options.stdout ?? process.stdout;
   const transport = new ClosableStdioTransport(options.stdin, stdout, () => wireClosed());
-  const connection = serveStdio(({ era }) => host.servers.create(era, { request }), {
-    legacy: options.legacy ?? 'serve',
-    transport,
-    onerror: (error) => logger.warn(`MCP over stdio: ${error.message}`),
-  });
+  // `live`: the connection outlives requests, so catalog changes are pushed to it.
+  const connection = serveStdio(
+    ({ era }) => host.servers.create(era, { request }, { live: true }),
+    {
+      legacy: options.legacy ?? 'serve',
+      transport,
+      onerror: (error) => logger.warn(`MCP over stdio: ${error.message}`),
+    },
+  );
   logger.log(`Serving the MCP server "${host.options.name}" over stdio`);
 
   const closed = ended.then(async () => {

@@ -1,0 +1,139 @@
+import {
+  Injectable,
+  Module,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { IsString } from 'class-validator';
+import { McpModule, McpServerHost, McpTool, bootstrapStdio, CallerRefusedError } from 'nestjs-mcp';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+
+class PingDto {
+  @IsString()
+  text!: string;
+}
+
+@Injectable()
+class PingTools {
+  @McpTool({ description: 'Answer with the text and the caller.' })
+  ping(args: PingDto) {
+    return { text: args.text };
+  }
+}
+
+/** Admits `Bearer ok` only, as an HTTP guard of the endpoint would. */
+@Injectable()
+class TokenGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest();
+    if (request.headers.authorization !== 'Bearer ok') throw new UnauthorizedException('bad token');
+    return true;
+  }
+}
+
+@Module({
+  imports: [McpModule.forRoot({ name: 'ping', version: '1.0.0', http: { guards: [TokenGuard] } })],
+  providers: [PingTools],
+})
+class PingModule {}
+
+/** stdin and stdout of a stdio server, as streams a test can write to and read from. */
+function pipes() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const messages: Array<Record<string, any>> = [];
+  let partial = '';
+  stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    messages.push(...lines.map((line) => JSON.parse(line)));
+  });
+  const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
+  const next = async (match: (message: Record<string, any>) => boolean) => {
+    for (;;) {
+      const found = messages.find(match);
+      if (found) return found;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return { stdin, stdout, send, next };
+}
+
+describe('bootstrapStdio', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('serves the app on the given streams, pushes catalog changes, and closes the app when stdin ends', async () => {
+    const io = pipes();
+    const served = await bootstrapStdio(PingModule, {
+      request: { headers: { Authorization: 'Bearer ok' } },
+      stdin: io.stdin,
+      stdout: io.stdout,
+      logger: false,
+      exitOnClose: false,
+    });
+    close = served.close;
+    io.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
+    await io.next((message) => message.id === 1);
+    io.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    io.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'ping', arguments: { text: 'hi' } },
+    });
+    expect((await io.next((message) => message.id === 2)).result.structuredContent).toEqual({
+      text: 'hi',
+    });
+
+    // A connection outlives requests: a change of the catalog reaches it.
+    served.app.get(McpServerHost, { strict: false }).removeTool('ping');
+    await io.next((message) => message.method === 'notifications/tools/list_changed');
+
+    io.stdin.end();
+    await served.closed;
+    close = undefined;
+  });
+
+  it('refuses to serve a caller the http guards reject, and closes the app', async () => {
+    const io = pipes();
+    const attempt = bootstrapStdio(PingModule, {
+      request: () => ({ headers: { authorization: 'Bearer wrong' } }),
+      stdin: io.stdin,
+      stdout: io.stdout,
+      logger: false,
+      exitOnClose: false,
+    });
+    await expect(attempt).rejects.toThrow(CallerRefusedError);
+    await expect(attempt).rejects.toThrow(
+      /refused by TokenGuard: bad token \(401\)\. Give the caller's credentials in the request option/,
+    );
+  });
+
+  it('serves without checking the caller when guards is []', async () => {
+    const io = pipes();
+    const served = await bootstrapStdio(PingModule, {
+      guards: [],
+      stdin: io.stdin,
+      stdout: io.stdout,
+      logger: false,
+      exitOnClose: false,
+    });
+    close = served.close;
+    expect(served.app.get(McpServerHost, { strict: false }).options.name).toBe('ping');
+  });
+});
