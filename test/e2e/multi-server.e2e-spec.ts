@@ -51,7 +51,7 @@ class CatalogTools {
     return `v2 results for ${query.text}`;
   }
 
-  @McpTool({ description: 'Recommends products.', version: '2' })
+  @McpTool({ description: 'Recommends products.', version: ['2', '3'] })
   recommend() {
     return 'recommended';
   }
@@ -62,6 +62,7 @@ class CatalogTools {
   }
 }
 
+/** The app of the README's "Several servers" section. */
 @Module({
   imports: [
     McpModule.forRoot({
