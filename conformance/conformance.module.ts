@@ -2,6 +2,11 @@ import { Module } from '@nestjs/common';
 import { McpModule } from 'nestjs-mcp';
 import { ContentToolsService } from './fixtures/content-tools.service.js';
 import { ErrorToolsService } from './fixtures/error-tools.service.js';
+import { InteractionToolsService } from './fixtures/interaction-tools.service.js';
+import { MultiRoundToolsService } from './fixtures/multi-round-tools.service.js';
+import { PromptsService } from './fixtures/prompts.service.js';
+import { ResourcesService } from './fixtures/resources.service.js';
+import { SchemaToolsService } from './fixtures/schema-tools.service.js';
 
 /** The route of the MCP endpoint: `http://127.0.0.1:3001/mcp`. */
 export const MCP_PATH = 'mcp';
@@ -16,9 +21,19 @@ export const MCP_PATH = 'mcp';
     McpModule.forRoot({
       name: 'nestjs-mcp-conformance',
       version: '1.0.0',
-      http: { path: MCP_PATH },
+      // Sessions for 2025-era clients: the 2025 suites exercise sampling, elicitation,
+      // subscriptions and logging/setLevel, which need a server-to-client channel.
+      http: { path: MCP_PATH, legacySessions: true },
     }),
   ],
-  providers: [ContentToolsService, ErrorToolsService],
+  providers: [
+    ContentToolsService,
+    ErrorToolsService,
+    InteractionToolsService,
+    MultiRoundToolsService,
+    PromptsService,
+    ResourcesService,
+    SchemaToolsService,
+  ],
 })
 export class ConformanceModule {}

@@ -1,5 +1,7 @@
 import {
   acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   inputResponse,
   type InputResponseView,
   type LoggingLevel,
@@ -29,6 +31,8 @@ export interface RequestScope {
   readonly transport: TransportContext;
   /** Reads the caller's scopes from the request (the `callerScopes` option). */
   readonly readScopes: (request: unknown) => readonly string[];
+  /** What the client declared in `initialize` (2025-era connections). */
+  readonly legacyClientCapabilities: () => ClientCapabilities | undefined;
   /** Signs request state for the next round of an input-required flow. */
   readonly mintRequestState: (state: unknown, serverContext: ServerContext) => Promise<string>;
 }
@@ -72,6 +76,14 @@ export class McpCall implements McpCallContext {
 
   get serverContext(): ServerContext {
     return this.scope.serverContext;
+  }
+
+  get clientCapabilities(): ClientCapabilities | undefined {
+    const envelope = this.serverContext.mcpReq.envelope as
+      Record<string, ClientCapabilities | undefined> | undefined;
+    return this.era === 'modern'
+      ? envelope?.[CLIENT_CAPABILITIES_META_KEY]
+      : this.scope.legacyClientCapabilities();
   }
 
   get requestId() {

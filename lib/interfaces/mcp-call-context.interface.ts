@@ -1,4 +1,5 @@
 import type {
+  ClientCapabilities,
   InputResponseView,
   LoggingLevel,
   ProtocolEra,
@@ -44,6 +45,11 @@ export interface McpCallContext {
   readonly arguments: Readonly<Record<string, unknown>>;
   /** `'modern'` for protocol revision 2026-07-28, `'legacy'` for 2025-era clients. */
   readonly era: ProtocolEra;
+  /**
+   * What the client declared it can do (elicitation, sampling, roots, ...): per request on
+   * 2026-07-28, from `initialize` on 2025-era connections. Ask only for input it can give.
+   */
+  readonly clientCapabilities: ClientCapabilities | undefined;
   /** The JSON-RPC id of the request. */
   readonly requestId: RequestId;
   /**

@@ -115,6 +115,7 @@ export class ProtocolServerFactory {
       transport: transportOf(serverContext),
       readScopes: this.readScopes,
       mintRequestState: (state, ctx) => this.stateCodec.mint(state, ctx),
+      legacyClientCapabilities: () => server.getClientCapabilities(),
     });
     const listing =
       (scope: RequestScope, kind: McpPrimitiveKind) => (entry: RegisteredPrimitive<unknown>) =>
