@@ -9,7 +9,6 @@ import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { PrimitiveInvokerFactory } from './execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
 import { ToolVisibilityFactory } from './execution/tool-visibility.factory.js';
-import { McpEvents } from './events/mcp-events.js';
 import { ToolCallEventsPublisher } from './events/tool-call-events.publisher.js';
 import {
   ASYNC_OPTIONS_TYPE,
@@ -46,12 +45,11 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     PrimitiveInvokerFactory,
     PrimitiveBinder,
     ToolVisibilityFactory,
-    McpEvents,
     ToolCallEventsPublisher,
     McpServerHost,
     ...mcpHttpProviders,
   ],
-  exports: [McpServerHost, McpEvents],
+  exports: [McpServerHost],
 })
 export class McpModule
   extends ConfigurableModuleClass

@@ -10,6 +10,7 @@ import { IsString } from 'class-validator';
 import {
   McpCompletion,
   McpConfigurationError,
+  McpEvents,
   McpGroup,
   McpModule,
   McpPrompt,
@@ -302,6 +303,29 @@ describe('Several MCP servers in one app', () => {
     expect(() => servers.get('nope')).toThrow(
       'There is no MCP server named "nope"; the app\'s servers are: admin, catalog.',
     );
+  });
+
+  it('publishes the tool-call events of every server on one McpEvents, each naming its server', async () => {
+    await boot(
+      [
+        McpModule.forRoot({ name: 'admin', version: '1', http: { path: 'admin' } }),
+        McpModule.forRoot({
+          name: 'catalog',
+          version: '1',
+          group: 'catalog',
+          http: { path: 'catalog' },
+        }),
+      ],
+      [AdminTools, CatalogTools],
+    );
+    const seen: string[] = [];
+    const subscription = app!
+      .get(McpEvents)
+      .toolCalled.subscribe((event) => seen.push(`${event.server}:${event.tool}`));
+    await postModern(app!, '/admin', 'tools/call', { name: 'reindex', arguments: {} });
+    await postModern(app!, '/catalog', 'tools/call', { name: 'ping', arguments: {} });
+    await vi.waitFor(() => expect(seen.toSorted()).toEqual(['admin:reindex', 'catalog:ping']));
+    subscription.unsubscribe();
   });
 
   it('selects a server by name for stdio and the CLI, and lists the names when the choice is missing or wrong', async () => {
