@@ -48,11 +48,13 @@ export async function runCli(
 function explain(error: unknown): [number, string] {
   if (error instanceof CliUsageError) return [EXIT_USAGE, error.message];
   if (error instanceof ServerSelectionError) {
+    // The selector's message already says which names to pass; an app without a server may
+    // be one whose nestjs-mcp copy differs from the CLI's.
     const hint =
       error.kind === 'none'
-        ? 'If it does, run the nestjs-mcp installed with the app (npx nestjs-mcp in its folder), so that both use one copy of the library.'
-        : 'Choose one with --server <name>.';
-    return [EXIT_USAGE, `${error.message} ${hint}`];
+        ? ' If it does, run the nestjs-mcp installed with the app (npx nestjs-mcp in its folder), so that both use one copy of the library.'
+        : '';
+    return [EXIT_USAGE, `${error.message}${hint}`];
   }
   if (error instanceof CallerRefusedError) {
     return [
