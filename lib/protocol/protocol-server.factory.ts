@@ -1,9 +1,10 @@
 import {
   createRequestStateCodec,
+  McpServer,
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type CompleteRequest,
   type CompleteResult,
   type ProtocolEra,
@@ -50,6 +51,26 @@ function checkedArguments<T>(args: T): T {
   );
 }
 
+/**
+ * The SDK's `McpServer`, used only as the product the HTTP entry expects: before a modern
+ * `tools/call` reaches the handlers, the entry checks `Mcp-Param-*` headers against the
+ * tool's `x-mcp-header` declarations (SEP-2243), which it reads from the McpServer's tools.
+ * Ours live in the catalog, so the schema comes from there; nothing is registered on it.
+ */
+class CatalogMcpServer extends McpServer {
+  constructor(
+    info: ConstructorParameters<typeof McpServer>[0],
+    options: ConstructorParameters<typeof McpServer>[1],
+    private readonly inputSchemaOf: (toolName: string) => Record<string, unknown> | undefined,
+  ) {
+    super(info, options);
+  }
+
+  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+    return this.inputSchemaOf(name);
+  }
+}
+
 const unknown = (what: string, name: string, listMethod: string) =>
   new ProtocolError(
     ProtocolErrorCode.InvalidParams,
@@ -85,30 +106,31 @@ export class ProtocolServerFactory {
     });
   }
 
-  // `Server` is marked deprecated "for the high-level API"; the SDK keeps it for custom
-  // dispatch like ours, where registering every tool on an McpServer per request would
-  // cost O(tools) per request.
   create(
     era: ProtocolEra,
     transport: TransportContext | ((serverContext: ServerContext) => TransportContext),
     unit: ServingUnit = {},
-  ): Server {
+  ): McpServer {
     // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
     const transportOf = typeof transport === 'function' ? transport : () => transport;
-    const server = new Server(
+    const product = new CatalogMcpServer(
       { name: this.options.name, version: this.options.version },
       {
-        capabilities: {
-          tools: { listChanged: true },
-          prompts: { listChanged: true },
-          resources: { subscribe: true, listChanged: true },
-          completions: {},
-          logging: {},
-        },
         ...(this.options.instructions && { instructions: this.options.instructions }),
         requestState: { verify: (state, ctx) => this.stateCodec.verify(state, ctx) },
       },
+      (name) => this.catalog.tools.get(name)?.definition.inputSchema,
     );
+    // The handlers below go on the low-level server: registering every tool on the
+    // McpServer per request would cost O(tools) per request.
+    const { server } = product;
+    server.registerCapabilities({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+    });
     const scopeOf = (serverContext: ServerContext): RequestScope => ({
       serverContext,
       era,
@@ -198,7 +220,7 @@ export class ProtocolServerFactory {
       return {};
     });
     if (unit.live) this.pushChanges(server, subscribed);
-    return server;
+    return product;
   }
 
   /** Forwards the catalog's changes to a connection until it closes. */

@@ -2,7 +2,7 @@ import {
   isInitializeRequest,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
-  type Server,
+  type McpServer,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -23,7 +23,7 @@ export interface LegacySessionOptions {
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: Server;
+  readonly server: McpServer;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -46,7 +46,7 @@ export class LegacySessionRouter {
   private readonly maxSessions: number;
 
   constructor(
-    private readonly createServer: () => Server,
+    private readonly createServer: () => McpServer,
     options: LegacySessionOptions = {},
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;

@@ -2,7 +2,7 @@ import {
   InMemoryTransport,
   LATEST_PROTOCOL_VERSION,
   type JSONRPCMessage,
-  type Server,
+  type McpServer,
 } from '@modelcontextprotocol/server';
 import type { McpServerHost } from '../../protocol/mcp-server.host.js';
 
@@ -38,7 +38,7 @@ export class InProcessRequester {
 
   private constructor(
     private readonly client: InMemoryTransport,
-    private readonly server: Server,
+    private readonly server: McpServer,
   ) {}
 
   /** Connects to a fresh server of `host` for the given caller and runs the `initialize` handshake. */
