@@ -65,7 +65,7 @@ let app;
 
 async function main() {
   const node22 = findNode22();
-  const suites = selectSuites();
+  const suites = selectSuites(node22);
   mkdirSync(RESULTS, { recursive: true });
   const baseline = readBaseline();
 
@@ -97,13 +97,17 @@ function findNode22() {
   );
 }
 
-function selectSuites() {
+function selectSuites(node22) {
   if (options.scenario) {
-    // One scenario, at each wire: the 0.1 suite, then 0.2 at both revisions. The 0.2 CLI
-    // skips (and passes) a scenario that does not exist at a revision.
+    // One scenario, at each wire: the 0.1 suite (if it has the scenario), then 0.2 at both
+    // revisions. The 0.2 CLI skips (and passes) a scenario that a revision does not have.
     const scenario = ['--scenario', options.scenario];
+    const { stdout } = spawnSync(node22, [SUITE_CLI['0.1'], 'list', '--server'], {
+      encoding: 'utf8',
+    });
+    const in01 = stdout.includes(`- ${options.scenario} `);
     return [
-      { id: `0.1:${options.scenario}`, cli: '0.1', runs: [scenario] },
+      ...(in01 ? [{ id: `0.1:${options.scenario}`, cli: '0.1', runs: [scenario] }] : []),
       {
         id: `0.2:${options.scenario}`,
         cli: '0.2',
@@ -240,21 +244,41 @@ async function runSuite(suite, node22, url, baselineEntries = {}) {
   );
   let exitCode = 0;
   const scenarios = [];
-  for (const run of runs) {
-    // Several runs of one suite keep their results apart, named by the wire they ran at.
-    const revision = run[run.indexOf('--spec-version') + 1];
-    const label = run.includes('--spec-version') ? `@${revision}` : '';
-    const runDir = label ? join(outputDir, revision) : outputDir;
+  const stale = [];
+  const unexpected = [];
+  for (const [index, run] of runs.entries()) {
+    // Several runs of one suite keep their results apart; a scenario is named with the
+    // wire it ran at.
+    const label = run.includes('--spec-version')
+      ? `@${run[run.indexOf('--spec-version') + 1]}`
+      : '';
+    const runDir = runs.length > 1 ? join(outputDir, String(index + 1)) : outputDir;
     const args = [SUITE_CLI[suite.cli], ...base, '-o', runDir, ...run];
     log.write(`$ node ${args.join(' ')}\n`);
     const { code, stdout } = await runLogged(node22, args, log);
     if (code !== 0) exitCode = code || 1;
     scenarios.push(...readChecks(runDir, stdout, label));
+    stale.push(...listedUnder(stdout, 'Stale baseline entries'));
+    unexpected.push(...listedUnder(stdout, 'Unexpected failures (not in baseline)'));
   }
   await new Promise((resolve) => log.end(resolve));
 
   const scored = suite.requirements ? requiredScenarios(node22, suite) : undefined;
-  return { id: suite.id, exitCode, scenarios, scored, baseline: baselineEntries };
+  return {
+    id: suite.id,
+    exitCode,
+    scenarios,
+    scored,
+    baseline: baselineEntries,
+    stale,
+    unexpected,
+  };
+}
+
+// The entries a suite lists under a heading of its baseline report ("  ✓ name" lines).
+function listedUnder(stdout, heading) {
+  const section = stdout.split(heading)[1]?.split(/\n\s*\n/)[0] ?? '';
+  return [...section.matchAll(/^\s+[✓✗~] (\S+)/gm)].map((match) => match[1]);
 }
 
 function runLogged(command, args, log) {
@@ -319,13 +343,21 @@ function readChecks(dir, stdout, label) {
     .toSorted((a, b) => a.scenario.localeCompare(b.scenario));
 }
 
-function printSummary({ id, exitCode, scenarios, scored, baseline }) {
+function printSummary({ id, exitCode, scenarios, scored, baseline, stale, unexpected }) {
   const counted = scored ? scenarios.filter((s) => scored.has(s.scenario)) : scenarios;
   const failing = counted.filter((s) => s.checks.some((check) => check.status === 'FAILURE'));
   const warning = counted.filter(
     (s) => !failing.includes(s) && s.checks.some((check) => check.status === 'WARNING'),
   );
-  const verdict = exitCode === 0 ? 'ok' : `FAILED (exit ${exitCode})`;
+  const baselined = Object.keys(baseline).length > 0;
+  const verdict =
+    exitCode !== 0
+      ? `FAILED (exit ${exitCode}${baselined ? '; the suite compared against the baseline, see its log' : ''})`
+      : failing.length || (warning.length && baselined)
+        ? 'ok, as the baseline expects'
+        : warning.length
+          ? 'ok (warnings do not fail without a baseline)'
+          : 'ok';
   console.log(
     `\n${id}: ${counted.length - failing.length}/${counted.length} scenarios passed, ` +
       `${failing.length} failed, ${warning.length} with warnings: ${verdict}` +
@@ -345,6 +377,10 @@ function printSummary({ id, exitCode, scenarios, scored, baseline }) {
         `      ${check.status} ${check.id}: ${message}${checkReason ? ` (baseline: ${checkReason})` : ''}`,
       );
     }
+  }
+  if (unexpected.length) console.log(`  not in the baseline: ${unexpected.join(', ')}`);
+  if (stale.length) {
+    console.log(`  stale baseline entries (they pass now; delete them): ${stale.join(', ')}`);
   }
   if (scored) {
     const unscored = scenarios.filter((s) => !scored.has(s.scenario));
