@@ -6,6 +6,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { SessionEventStore } from './session-event.store.js';
+
+/** How long a 2025 client waits before it reconnects a broken stream (the SSE `retry`). */
+const RECONNECT_AFTER_MS = 1_000;
 
 /** Options of the opt-in 2025 session mode (`http.legacySessions`). */
 export interface LegacySessionOptions {
@@ -93,6 +97,9 @@ export class LegacySessionRouter {
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // Resumable streams: a priming event with an id and `retry`, replay on Last-Event-ID.
+        eventStore: new SessionEventStore(),
+        retryInterval: RECONNECT_AFTER_MS,
         onsessioninitialized: (id) => {
           const session: Session = { transport, server };
           this.sessions.set(id, session);
