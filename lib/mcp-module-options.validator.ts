@@ -91,6 +91,25 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
           );
         }
       }
+      const limits = http as Record<string, unknown>;
+      for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
+        const value = limits[option];
+        if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) {
+          problems.push(
+            `"http.${option}" must be a positive whole number (got ${JSON.stringify(value)})`,
+          );
+        }
+      }
+      const { legacySessions } = limits;
+      if (
+        legacySessions !== undefined &&
+        typeof legacySessions !== 'boolean' &&
+        (typeof legacySessions !== 'object' || legacySessions === null)
+      ) {
+        problems.push(
+          '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }',
+        );
+      }
       if (dnsRebindingProtection !== undefined && typeof dnsRebindingProtection !== 'boolean') {
         problems.push('"http.dnsRebindingProtection" must be true or false');
       }

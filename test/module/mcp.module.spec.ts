@@ -135,6 +135,23 @@ describe('McpModule', () => {
       { name: 'x', version: '1', http: { guards: ['nope'] } },
       '"http.guards" must be an array of guard classes or guard instances',
     ],
+    [
+      { name: 'x', version: '1', http: { maxBodyBytes: 0 } },
+      '"http.maxBodyBytes" must be a positive whole number (got 0)',
+    ],
+    [
+      { name: 'x', version: '1', http: { shutdownTimeoutMs: 1.5 } },
+      '"http.shutdownTimeoutMs" must be a positive whole number (got 1.5)',
+    ],
+    [
+      { name: 'x', version: '1', http: { legacySessions: 'yes' } },
+      '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }',
+    ],
+    [{ name: 'x', version: '1', pageSize: 0 }, '"pageSize" must be a positive integer (got 0)'],
+    [
+      { name: 'x', version: '1', requestState: { secret: 'short' } },
+      '"requestState.secret" must be at least 32 bytes',
+    ],
   ])('fails bootstrap on invalid options %j with a correct example', async (options, problem) => {
     const error = await boot(McpModule.forRoot(options as McpModuleOptions)).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);

@@ -42,16 +42,6 @@ export interface HttpExchange {
   readonly parsedBody?: { value: unknown };
 }
 
-const positive = (name: string, value: number | undefined, fallback: number): number => {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(
-      `McpModule: http.${name} must be a positive whole number, got ${String(value)}`,
-    );
-  }
-  return value;
-};
-
 /**
  * JSON-RPC batches (an array body) exist only up to protocol revision 2025-03-26 (a
  * missing `MCP-Protocol-Version` means that revision); 2025-06-18 removed them, and
@@ -96,14 +86,11 @@ export class StreamableHttpEndpoint {
   constructor(host: McpServerHost, options: McpHttpOptions = {}) {
     this.dnsRebinding = new DnsRebindingProtection(options);
     this.limits = {
-      maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_REQUEST_BODY_SIZE),
-      maxJsonDepth: positive('maxJsonDepth', options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH),
+      // Checked with the other options at bootstrap (validateMcpModuleOptions).
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
+      maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     };
-    this.shutdownTimeoutMs = positive(
-      'shutdownTimeoutMs',
-      options.shutdownTimeoutMs,
-      DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    );
+    this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const transportOf = (request?: Request): TransportContext =>
       (request && this.transports.get(request)) ?? {};
     const { legacySessions } = options;
