@@ -58,8 +58,8 @@ const GROUPS: ProfileGroup[] = [
     matches: named('tool-invoker.factory', 'create'),
   },
   {
-    name: 'bootstrap: ToolVisibilityFactory.create',
-    matches: named('tool-visibility.factory', 'create'),
+    name: 'bootstrap: VisibilityFactory.create',
+    matches: named('visibility.factory', 'create'),
   },
   {
     name: 'SDK server per request: build + connect (ours: ProtocolServerFactory.create)',

@@ -8,7 +8,7 @@ import {
 import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { PrimitiveInvokerFactory } from './execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
-import { ToolVisibilityFactory } from './execution/tool-visibility.factory.js';
+import { VisibilityFactory } from './execution/visibility.factory.js';
 import { ToolCallEventsPublisher } from './events/tool-call-events.publisher.js';
 import {
   ASYNC_OPTIONS_TYPE,
@@ -44,7 +44,7 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     ToolInvokerFactory,
     PrimitiveInvokerFactory,
     PrimitiveBinder,
-    ToolVisibilityFactory,
+    VisibilityFactory,
     ToolCallEventsPublisher,
     McpServerHost,
     ...mcpHttpProviders,

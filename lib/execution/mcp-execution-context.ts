@@ -1,5 +1,9 @@
 import type { ArgumentsHost, ContextType, ExecutionContext, Type } from '@nestjs/common';
-import type { McpCallContext, McpPhase } from '../interfaces/mcp-call-context.interface.js';
+import type {
+  McpCallContext,
+  McpPhase,
+  McpPrimitiveKind,
+} from '../interfaces/mcp-call-context.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { ExecutionContextHost } from '../utils/nest-internals.js';
 
@@ -52,6 +56,16 @@ export class McpExecutionContext extends ExecutionContextHost {
   /** Shorthand for `getPhase() === 'list'`. */
   isListing(): boolean {
     return this.getPhase() === 'list';
+  }
+
+  /** What is called: `'tool'`, `'prompt'` or `'resource'`. */
+  getKind(): McpPrimitiveKind {
+    return this.getCall().kind;
+  }
+
+  /** The name of the tool or prompt, or the URI of the resource. */
+  getName(): string {
+    return this.getCall().name;
   }
 
   getToolName(): string {

@@ -18,18 +18,18 @@ const NO_PARAMS_METADATA = 'mcp:listing-args';
 const ALWAYS_VISIBLE: VisibilityCheck = Object.assign(async () => true, { guarded: false });
 
 /**
- * Derives "may this caller see the tool" from the very guards that decide "may this
- * caller call it" (method, class and global ones), so hiding a tool and refusing its call
- * are one rule. Built once per tool at bootstrap; a tool without any guard is visible to
- * everyone without running anything per request.
+ * Derives "may this caller see the tool (prompt, resource)" from the very guards that
+ * decide "may this caller call it" (method, class and global ones), so hiding an entry and
+ * refusing its call are one rule. Built once per entry at bootstrap; an entry without any
+ * guard is visible to everyone without running anything per request.
  */
 @Injectable()
-export class ToolVisibilityFactory {
+export class VisibilityFactory {
   constructor(private readonly externalContextCreator: ExternalContextCreator) {}
 
-  create(tool: DiscoveredMethod): VisibilityCheck {
-    const instance = tool.wrapper.instance as Record<string, Function>;
-    const probe = withMetadataOf(instance[tool.methodName], () => true);
+  create(method: DiscoveredMethod): VisibilityCheck {
+    const instance = method.wrapper.instance as Record<string, Function>;
+    const probe = withMetadataOf(instance[method.methodName], () => true);
     let guardCount = 0;
     // The same `create()` Nest uses for the call, seen through an object that also reports
     // how many guards it found: `createGuardsFn` is public, and this keeps to public API.
@@ -48,11 +48,11 @@ export class ToolVisibilityFactory {
     const runGuards = counting.create(
       instance,
       probe,
-      tool.methodName,
+      method.methodName,
       NO_PARAMS_METADATA,
       undefined,
       undefined,
-      tool.wrapper.id,
+      method.wrapper.id,
       GUARDS_ONLY,
       MCP_CONTEXT_TYPE,
     );

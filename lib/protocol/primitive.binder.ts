@@ -4,7 +4,7 @@ import type { DiscoveredResource } from '../discovery/discovered-resource.interf
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { PrimitiveInvokerFactory } from '../execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
-import { ToolVisibilityFactory } from '../execution/tool-visibility.factory.js';
+import { VisibilityFactory } from '../execution/visibility.factory.js';
 import type {
   RegisteredPrompt,
   RegisteredResource,
@@ -22,7 +22,7 @@ export class PrimitiveBinder {
   constructor(
     private readonly tools: ToolInvokerFactory,
     private readonly primitives: PrimitiveInvokerFactory,
-    private readonly visibility: ToolVisibilityFactory,
+    private readonly visibility: VisibilityFactory,
   ) {}
 
   tool(tool: DiscoveredTool): RegisteredTool {

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { VisibilityCheck } from '../execution/tool-visibility.factory.js';
+import type { VisibilityCheck } from '../execution/visibility.factory.js';
 import type { McpCall } from '../execution/mcp-call.js';
 
 /** A published tool, prompt or resource: its key, what clients list, who may see it. */

@@ -1,7 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import type { McpCall } from '../../lib/execution/mcp-call.js';
-import type { VisibilityCheck } from '../../lib/execution/tool-visibility.factory.js';
+import type { VisibilityCheck } from '../../lib/execution/visibility.factory.js';
 import {
   PrimitiveRegistry,
   type ListPage,
