@@ -71,6 +71,11 @@ class CatalogMcpServer extends McpServer {
   }
 }
 
+/** The guards' context for deciding whether a caller sees one entry of a list. */
+const listing =
+  (scope: RequestScope, kind: McpPrimitiveKind) => (entry: RegisteredPrimitive<unknown>) =>
+    new McpCall(kind, entry.key, {}, scope, 'list');
+
 const unknown = (what: string, name: string, listMethod: string) =>
   new ProtocolError(
     ProtocolErrorCode.InvalidParams,
@@ -139,9 +144,6 @@ export class ProtocolServerFactory {
       mintRequestState: (state, ctx) => this.stateCodec.mint(state, ctx),
       legacyClientCapabilities: () => server.getClientCapabilities(),
     });
-    const listing =
-      (scope: RequestScope, kind: McpPrimitiveKind) => (entry: RegisteredPrimitive<unknown>) =>
-        new McpCall(kind, entry.key, {}, scope, 'list');
     const { tools, prompts, resources, templates } = this.catalog;
 
     // One page of a list, as this caller may see it; `nextCursor` is left out on the last.
@@ -238,6 +240,8 @@ export class ProtocolServerFactory {
       void sent?.catch(() => undefined);
     });
     const previous = server.onclose;
+    // The SDK's Protocol reports closing through `onclose` only (it is not an EventTarget).
+    // oxlint-disable-next-line unicorn/prefer-add-event-listener
     server.onclose = () => {
       unsubscribe();
       previous?.();

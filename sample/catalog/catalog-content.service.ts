@@ -45,12 +45,12 @@ export class CatalogContentService {
   restockPlan(args: RestockPlanArgs) {
     const weeks = args.weeks ?? 4;
     const { items } = this.catalog.searchProducts({ category: args.category, limit: 50 });
-    const stock = items.map(({ sku, name, stock }) => ({ sku, name, stock }));
+    const levels = items.map(({ sku, name, stock }) => ({ sku, name, stock }));
     return [
       userMessage(
         embeddedResource(`catalog://categories/${args.category}/stock`, {
           mimeType: 'application/json',
-          text: JSON.stringify(stock),
+          text: JSON.stringify(levels),
         }),
       ),
       userMessage(

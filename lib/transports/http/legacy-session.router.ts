@@ -107,6 +107,8 @@ export class LegacySessionRouter {
         },
         onsessionclosed: (id) => this.forget(id),
       });
+    // SDK transports report closing through `onclose` only (they are not EventTargets).
+    // oxlint-disable-next-line unicorn/prefer-add-event-listener
     transport.onclose = () => {
       if (transport.sessionId) this.forget(transport.sessionId);
     };
