@@ -15,11 +15,20 @@ class PingDto {
   text!: string;
 }
 
+/** Releases `slow` calls when the test says so. */
+const gate: { release?: () => void } = {};
+
 @Injectable()
 class PingTools {
   @McpTool({ description: 'Answer with the text and the caller.' })
   ping(args: PingDto) {
     return { text: args.text };
+  }
+
+  @McpTool({ description: 'Answers once the test releases it.' })
+  async slow() {
+    await new Promise<void>((resolve) => (gate.release = resolve));
+    return 'finished';
   }
 }
 
@@ -135,5 +144,43 @@ describe('bootstrapStdio', () => {
     });
     close = served.close;
     expect(served.app.get(McpServerHost, { strict: false }).options.name).toBe('ping');
+  });
+
+  it('answers the calls in flight when stdin ends, then closes the app', async () => {
+    const io = pipes();
+    const served = await bootstrapStdio(PingModule, {
+      guards: [],
+      stdin: io.stdin,
+      stdout: io.stdout,
+      logger: false,
+      exitOnClose: false,
+    });
+    close = served.close;
+    io.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
+    await io.next((message) => message.id === 1);
+    io.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    gate.release = undefined;
+    io.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
+    await expect.poll(() => gate.release).toBeDefined();
+    let closed = false;
+    void served.closed.then(() => (closed = true));
+    io.stdin.end();
+    // The client is done sending; the call it already sent is still running.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    gate.release!();
+    const answer = await io.next((message) => message.id === 2);
+    expect(answer.result.content).toEqual([{ type: 'text', text: 'finished' }]);
+    await served.closed;
+    close = undefined;
   });
 });
