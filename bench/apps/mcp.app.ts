@@ -22,7 +22,9 @@ export interface McpAppOptions {
 /** Ours (c, d, e, f): an app whose services publish tools through `McpModule.forRoot()`. */
 export function createMcpAppModule({ tools = 1, mcp = true }: McpAppOptions = {}): Type {
   @Module({
-    imports: mcp ? [McpModule.forRoot({ name: 'bench', version: '1.0.0' })] : [],
+    // One page holds every tool, so list(1,000) measures one whole list, as the raw SDK
+    // (which does not paginate) answers it.
+    imports: mcp ? [McpModule.forRoot({ name: 'bench', version: '1.0.0', pageSize: 1000 })] : [],
     providers: [AddNumbersService, ...createToolProviders(tools - 1)],
   })
   class BenchMcpAppModule {}
