@@ -1,4 +1,5 @@
-import type { Resource, ResourceTemplateType, UriTemplate } from '@modelcontextprotocol/server';
+import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
+import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
 
@@ -13,7 +14,7 @@ export interface DiscoveredStaticResource extends DiscoveredMethod {
 export interface DiscoveredResourceTemplate extends DiscoveredMethod {
   readonly kind: 'template';
   readonly definition: ResourceTemplateType;
-  readonly template: UriTemplate;
+  readonly template: UriTemplateMatcher;
   /** The JSON Schema of the variables DTO (for completions from listed values). */
   readonly argumentsSchema: JsonSchema;
 }

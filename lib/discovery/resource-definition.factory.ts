@@ -1,4 +1,5 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
+import { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
@@ -77,9 +78,9 @@ export class ResourceDefinitionFactory {
   }
 }
 
-function parseTemplate(uri: string): UriTemplate {
+function parseTemplate(uri: string): UriTemplateMatcher {
   try {
-    return new UriTemplate(uri);
+    return new UriTemplateMatcher(uri);
   } catch (error) {
     throw new McpConfigurationError(
       `the URI template "${uri}" is not valid RFC 6570: ${(error as Error).message}`,

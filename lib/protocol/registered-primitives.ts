@@ -1,15 +1,10 @@
-import type {
-  Prompt,
-  Resource,
-  ResourceTemplateType,
-  Tool,
-  UriTemplate,
-} from '@modelcontextprotocol/server';
+import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { McpCompletionValues } from '../interfaces/mcp-completion.interface.js';
 import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
 import type { PromptInvoker, ResourceReader } from '../execution/primitive-invoker.factory.js';
 import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { RegisteredPrimitive } from './primitive.registry.js';
 
 /** Completes one argument: the typed prefix in, matching values out. */
@@ -39,6 +34,6 @@ export interface RegisteredResource extends RegisteredPrimitive<Resource> {
 }
 
 export interface RegisteredTemplate extends RegisteredPrimitive<ResourceTemplateType>, Completable {
-  readonly template: UriTemplate;
+  readonly template: UriTemplateMatcher;
   readonly read: ResourceReader;
 }

@@ -1,9 +1,10 @@
-import type { INestApplication } from '@nestjs/common';
+import { Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpServerHost } from 'nestjs-mcp';
+import { McpModule, McpServerHost } from 'nestjs-mcp';
 import {
+  AdminOnlyGuard,
   CallLog,
   PrimitivesFixtureModule,
   PrimitivesService,
@@ -139,6 +140,13 @@ describe('prompts, resources, completions and the call context over HTTP', () =>
       expect(read.contents[0].mimeType).toBe('application/json');
       const query = await client.sdk.readResource({ uri: 'fixture://search?q=lamp&limit=5' });
       expect(JSON.parse(query.contents[0].text)).toEqual({ q: 'lamp', limit: 5 });
+      // Query variables are optional and order-free; values arrive decoded.
+      const partial = await client.sdk.readResource({
+        uri: 'fixture://search?limit=7&q=desk%20lamp',
+      });
+      expect(JSON.parse(partial.contents[0].text)).toEqual({ q: 'desk lamp', limit: 7 });
+      const none = await client.sdk.readResource({ uri: 'fixture://search' });
+      expect(JSON.parse(none.contents[0].text)).toEqual({ q: null, limit: null });
       const invalid = await client.sdk
         .readResource({ uri: 'fixture://items/0' })
         .catch((e: unknown) => e);
@@ -151,7 +159,9 @@ describe('prompts, resources, completions and the call context over HTTP', () =>
         const error = await client.sdk.readResource({ uri }).catch((e: unknown) => e);
         expect(String((error as Error).message)).toContain(uri);
         expect((error as { data?: { uri?: string } }).data?.uri).toBe(uri);
-        expect([-32002, -32602]).toContain((error as { code: number }).code);
+        // -32602 on both wires: the library raises -32002 toward 2025-era clients, as
+        // 2025-11-25 words it, but the SDK's 2025 codec rewrites it to -32602 (README).
+        expect((error as { code: number }).code).toBe(-32602);
       }
     });
 
@@ -308,6 +318,38 @@ describe('prompts, resources, completions and the call context over HTTP', () =>
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();
+    }
+  });
+});
+
+describe('listTemplatesAsResources', () => {
+  it('lists templates after the resources, for clients that never ask for templates', async () => {
+    @Module({
+      imports: [
+        McpModule.forRoot({ name: 'templates', version: '1.0.0', listTemplatesAsResources: true }),
+      ],
+      providers: [PrimitivesService, CallLog, AdminOnlyGuard],
+    })
+    class TemplatesAsResourcesModule {}
+    const moduleRef = await Test.createTestingModule({
+      imports: [TemplatesAsResourcesModule],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: ['error'] });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const client = await CLIENTS[0].connect(new URL(`http://127.0.0.1:${port}/mcp`));
+    try {
+      const { resources } = await client.sdk.listResources();
+      expect(resources.map((r: { uri: string }) => r.uri)).toEqual([
+        'fixture://changelog',
+        'fixture://logo.png',
+        'fixture://readme',
+        'fixture://items/{id}',
+        'fixture://search{?q,limit}',
+      ]);
+    } finally {
+      await client.close();
+      await app.close();
     }
   });
 });
