@@ -5,7 +5,7 @@ import type { McpMembershipOptions } from './mcp-group-options.interface.js';
 export interface McpResourceOptions extends McpMembershipOptions {
   /**
    * The resource's URI (`catalog://categories`), or an RFC 6570 URI template
-   * (`catalog://products/{sku}`, `app://orders{?page,limit}`, `files://{path*}`) for a
+   * (`catalog://products/{sku}`, `app://orders{?page,limit}`, `files://{+path}`) for a
    * family of resources whose variables reach the method as its DTO parameter.
    */
   uri: string;
