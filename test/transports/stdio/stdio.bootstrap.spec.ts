@@ -67,7 +67,22 @@ function pipes() {
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  return { stdin, stdout, send, next };
+  /** The 2025 handshake, as a client opens a stdio connection (request id 1). */
+  const initialize = async () => {
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
+    await next((message) => message.id === 1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  };
+  return { stdin, stdout, send, next, initialize };
 }
 
 describe('bootstrapStdio', () => {
@@ -87,18 +102,7 @@ describe('bootstrapStdio', () => {
       exitOnClose: false,
     });
     close = served.close;
-    io.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      },
-    });
-    await io.next((message) => message.id === 1);
-    io.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await io.initialize();
     io.send({
       jsonrpc: '2.0',
       id: 2,
@@ -156,18 +160,7 @@ describe('bootstrapStdio', () => {
       exitOnClose: false,
     });
     close = served.close;
-    io.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      },
-    });
-    await io.next((message) => message.id === 1);
-    io.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await io.initialize();
     gate.release = undefined;
     io.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
     await expect.poll(() => gate.release).toBeDefined();
