@@ -1,6 +1,5 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { ContextIdFactory, ModuleRef } from '@nestjs/core';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import {
   assertUnique,
@@ -14,7 +13,6 @@ import {
   type ServerMembership,
   type ServerScope,
 } from '../discovery/server-membership.js';
-import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
@@ -26,12 +24,7 @@ import { McpNotifier } from './mcp-notifier.js';
 import { McpServers } from './mcp-servers.js';
 import { PrimitiveBinder } from './primitive.binder.js';
 import { ProtocolServerFactory } from './protocol-server.factory.js';
-import type {
-  Completer,
-  RegisteredPrompt,
-  RegisteredResource,
-  RegisteredTemplate,
-} from './registered-primitives.js';
+import type { RegisteredResource, RegisteredTemplate } from './registered-primitives.js';
 
 /**
  * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
@@ -55,7 +48,6 @@ export class McpServerHost implements OnModuleInit {
     @Inject(MCP_MODULE_OPTIONS) options: unknown,
     private readonly explorer: McpExplorer,
     private readonly binder: PrimitiveBinder,
-    private readonly moduleRef: ModuleRef,
     registry: McpServers,
   ) {
     // Checked here, the first consumer, so forRoot and every forRootAsync form fail alike.
@@ -95,8 +87,8 @@ export class McpServerHost implements OnModuleInit {
     for (const completer of explored.completers) {
       // A completer follows its target: it serves every server that publishes it, and is
       // an error (below) only when no entry of the app has that name.
-      if (!this.publishes(catalog, completer) && isExploredTarget(explored, completer)) continue;
-      this.attachCompleter(catalog, completer);
+      if (!catalog.completable(completer.target) && isExploredTarget(explored, completer)) continue;
+      catalog.attachCompleter(completer, this.binder.completer(completer));
     }
     this.published = catalog;
     this.serverFactory = new ProtocolServerFactory(this.options, catalog, this.notifier);
@@ -192,55 +184,6 @@ export class McpServerHost implements OnModuleInit {
 
   private get catalog(): McpCatalog {
     return this.ready(this.published);
-  }
-
-  private publishes(catalog: McpCatalog, { target }: DiscoveredCompleter): boolean {
-    return 'prompt' in target
-      ? catalog.prompts.get(target.prompt) !== undefined
-      : catalog.templates.get(target.resource) !== undefined;
-  }
-
-  private attachCompleter(catalog: McpCatalog, completer: DiscoveredCompleter): void {
-    const { target, where } = completer;
-    const entry: RegisteredPrompt | RegisteredTemplate | undefined =
-      'prompt' in target
-        ? catalog.prompts.get(target.prompt)
-        : catalog.templates.get(target.resource);
-    const named =
-      'prompt' in target ? `prompt "${target.prompt}"` : `resource template "${target.resource}"`;
-    if (!entry) {
-      const known =
-        'prompt' in target
-          ? catalog.prompts.entries().map((prompt) => prompt.key)
-          : catalog.templates.entries().map((template) => template.key);
-      throw new McpConfigurationError(
-        `${where} completes the ${named}, which this server does not publish ` +
-          `(it publishes: ${known.join(', ') || 'none'}).`,
-      );
-    }
-    const argumentNames = Object.keys(entry.argumentsSchema.properties ?? {});
-    const variableNames = 'template' in entry ? entry.template.variableNames : [];
-    if (![...argumentNames, ...variableNames].includes(target.argument)) {
-      throw new McpConfigurationError(
-        `${where} completes "${target.argument}" of the ${named}, which has no such argument ` +
-          `(its arguments: ${[...new Set([...argumentNames, ...variableNames])].join(', ') || 'none'}).`,
-      );
-    }
-    entry.completers.set(target.argument, this.completerOf(completer));
-  }
-
-  private completerOf({ wrapper, methodName }: DiscoveredCompleter): Completer {
-    const call = (instance: object, ...args: Parameters<Completer>) =>
-      (instance as Record<string, Completer>)[methodName](...args);
-    if (wrapper.isDependencyTreeStatic()) {
-      return (value, context) => call(wrapper.instance as object, value, context);
-    }
-    return async (value, context) => {
-      const instance = await this.moduleRef.resolve(wrapper.token, ContextIdFactory.create(), {
-        strict: false,
-      });
-      return call(instance as object, value, context);
-    };
   }
 
   private ready<T>(value: T | undefined): T {

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ContextIdFactory, ModuleRef } from '@nestjs/core';
+import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.js';
 import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
@@ -6,6 +8,7 @@ import { PrimitiveInvokerFactory } from '../execution/primitive-invoker.factory.
 import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
 import { VisibilityFactory } from '../execution/visibility.factory.js';
 import type {
+  Completer,
   RegisteredPrompt,
   RegisteredResource,
   RegisteredTemplate,
@@ -23,7 +26,26 @@ export class PrimitiveBinder {
     private readonly tools: ToolInvokerFactory,
     private readonly primitives: PrimitiveInvokerFactory,
     private readonly visibility: VisibilityFactory,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  /**
+   * A `@McpCompletion()` method as a completer. It is called directly, not through the
+   * pipeline: completion is refused earlier to callers whose guards hide its target.
+   */
+  completer({ wrapper, methodName }: DiscoveredCompleter): Completer {
+    const call = (instance: object, ...args: Parameters<Completer>) =>
+      (instance as Record<string, Completer>)[methodName](...args);
+    if (wrapper.isDependencyTreeStatic()) {
+      return (value, context) => call(wrapper.instance as object, value, context);
+    }
+    return async (value, context) => {
+      const instance = await this.moduleRef.resolve(wrapper.token, ContextIdFactory.create(), {
+        strict: false,
+      });
+      return call(instance as object, value, context);
+    };
+  }
 
   tool(tool: DiscoveredTool): RegisteredTool {
     return {
