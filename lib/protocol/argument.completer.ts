@@ -1,8 +1,50 @@
-import type { CompleteResult } from '@modelcontextprotocol/server';
+import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/server';
+import { McpCall, type RequestScope } from '../execution/mcp-call.js';
 import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
 import { MAX_COMPLETION_VALUES } from '../mcp.constants.js';
 import { listedValues } from '../schema/string-values.coercer.js';
+import type { McpCatalog } from './mcp-catalog.js';
+import { unknownEntry } from './unknown-entry.error.js';
 import type { RegisteredPrompt, RegisteredTemplate } from './registered-primitives.js';
+
+/**
+ * Answers `completion/complete` for a prompt argument or a template variable. A caller
+ * whose guards hide the prompt or template learns nothing of it (the same "unknown" error
+ * as for a name that does not exist); a static resource has nothing to complete.
+ */
+export async function complete(
+  catalog: McpCatalog,
+  request: CompleteRequest,
+  scope: RequestScope,
+): Promise<CompleteResult> {
+  const { ref, argument, context } = request.params;
+  const isPrompt = ref.type === 'ref/prompt';
+  const name = isPrompt ? ref.name : ref.uri;
+  const target = isPrompt ? catalog.prompts.get(name) : catalog.templates.get(name);
+  const unknownTarget = () =>
+    isPrompt
+      ? unknownEntry('prompt', name, 'prompts/list')
+      : unknownEntry('resource template', name, 'resources/templates/list');
+  if (!target) {
+    if (!isPrompt && catalog.resources.get(name)) return { completion: { values: [] } };
+    throw unknownTarget();
+  }
+  const listingCall = new McpCall(
+    isPrompt ? 'prompt' : 'resource',
+    name,
+    context?.arguments ?? {},
+    scope,
+    'list',
+  );
+  if (target.isVisible.guarded && !(await target.isVisible(listingCall))) throw unknownTarget();
+  return {
+    completion: await completeArgument(target, argument, {
+      arguments: context?.arguments ?? {},
+      argument: argument.name,
+      call: listingCall,
+    }),
+  };
+}
 
 /**
  * Completes one argument of a prompt or one variable of a template: with its

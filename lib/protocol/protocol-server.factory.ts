@@ -5,8 +5,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type Server,
-  type CompleteRequest,
-  type CompleteResult,
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -21,7 +19,8 @@ import {
   describeJsonInputProblem,
   findJsonInputProblem,
 } from '../utils/json-input.util.js';
-import { completeArgument } from './argument.completer.js';
+import { complete } from './argument.completer.js';
+import { unknownEntry } from './unknown-entry.error.js';
 import type { McpCatalog } from './mcp-catalog.js';
 import type { McpNotifier } from './mcp-notifier.js';
 import type { PrimitiveRegistry, RegisteredPrimitive } from './primitive.registry.js';
@@ -75,12 +74,6 @@ class CatalogMcpServer extends McpServer {
 const listing =
   (scope: RequestScope, kind: McpPrimitiveKind) => (entry: RegisteredPrimitive<unknown>) =>
     new McpCall(kind, entry.key, {}, scope, 'list');
-
-const unknown = (what: string, name: string, listMethod: string) =>
-  new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Unknown ${what} "${name}". Call ${listMethod} to see the ${what}s this server offers.`,
-  );
 
 /**
  * Builds the SDK's low-level `Server` that answers one serving unit (an HTTP request, a
@@ -162,7 +155,7 @@ export class ProtocolServerFactory {
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
       const tool = tools.get(name);
-      if (!tool) throw unknown('tool', name, 'tools/list');
+      if (!tool) throw unknownEntry('tool', name, 'tools/list');
       const call = new McpCall('tool', name, checkedArguments(args), scopeOf(ctx));
       const result = await tool.invoke(call);
       return isInputRequiredResult(result)
@@ -177,7 +170,7 @@ export class ProtocolServerFactory {
     server.setRequestHandler('prompts/get', (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
       const prompt = prompts.get(name);
-      if (!prompt) throw unknown('prompt', name, 'prompts/list');
+      if (!prompt) throw unknownEntry('prompt', name, 'prompts/list');
       return prompt.get(new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx)));
     });
 
@@ -209,7 +202,7 @@ export class ProtocolServerFactory {
     });
 
     server.setRequestHandler('completion/complete', (request, ctx) =>
-      this.complete(request, scopeOf(ctx)),
+      complete(this.catalog, request, scopeOf(ctx)),
     );
 
     const subscribed = new Set<string>();
@@ -245,40 +238,6 @@ export class ProtocolServerFactory {
     server.onclose = () => {
       unsubscribe();
       previous?.();
-    };
-  }
-
-  private async complete(request: CompleteRequest, scope: RequestScope): Promise<CompleteResult> {
-    const { ref, argument, context } = request.params;
-    const target =
-      ref.type === 'ref/prompt'
-        ? this.catalog.prompts.get(ref.name)
-        : (this.catalog.templates.get(ref.uri) ?? undefined);
-    const name = ref.type === 'ref/prompt' ? ref.name : ref.uri;
-    if (!target) {
-      // A static resource has no variables to complete.
-      if (ref.type === 'ref/resource' && this.catalog.resources.get(ref.uri)) {
-        return { completion: { values: [] } };
-      }
-      throw ref.type === 'ref/prompt'
-        ? unknown('prompt', name, 'prompts/list')
-        : unknown('resource template', name, 'resources/templates/list');
-    }
-    const kind = ref.type === 'ref/prompt' ? 'prompt' : 'resource';
-    const listingCall = new McpCall(kind, name, context?.arguments ?? {}, scope, 'list');
-    if (target.isVisible.guarded && !(await target.isVisible(listingCall))) {
-      throw unknown(
-        kind === 'prompt' ? 'prompt' : 'resource template',
-        name,
-        `${kind === 'prompt' ? 'prompts' : 'resources/templates'}/list`,
-      );
-    }
-    return {
-      completion: await completeArgument(target, argument, {
-        arguments: context?.arguments ?? {},
-        argument: argument.name,
-        call: listingCall,
-      }),
     };
   }
 }
