@@ -41,6 +41,10 @@ export class CatalogContentService {
   @McpPrompt({
     title: 'Restock plan',
     description: 'Draft a restock plan for one category, from its current stock.',
+    arguments: {
+      category: 'The category to plan for: books, electronics, garden, kitchen or toys.',
+      weeks: 'How many weeks the plan covers, 1 to 12 (default 4).',
+    },
   })
   restockPlan(args: RestockPlanArgs) {
     const weeks = args.weeks ?? 4;

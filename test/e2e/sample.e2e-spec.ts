@@ -131,7 +131,11 @@ describe.each(CLIENTS)('the sample catalog, $era', ({ connect }) => {
       expect.objectContaining({
         name: 'restock_plan',
         arguments: [
-          expect.objectContaining({ name: 'category', required: true }),
+          expect.objectContaining({
+            name: 'category',
+            required: true,
+            description: expect.stringContaining('books, electronics'),
+          }),
           expect.objectContaining({ name: 'weeks', required: false }),
         ],
       }),
