@@ -353,3 +353,35 @@ describe('listTemplatesAsResources', () => {
     }
   });
 });
+
+describe('long-lived streams', () => {
+  it('tells a 2026-07-28 listen stream of list changes, and app.close() ends both kinds of stream', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [PrimitivesFixtureModule],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: ['error'] });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const modern = await CLIENTS[1].connect(url);
+    let changes = 0;
+    modern.sdk.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes += 1;
+    });
+    const subscription = await modern.sdk.listen({ toolsListChanged: true });
+    expect(subscription.honoredFilter).toMatchObject({ toolsListChanged: true });
+    // A 2025 session keeps its GET stream open as well.
+    const legacy = await CLIENTS[0].connect(url);
+    await legacy.listTools();
+
+    const host = app.get(McpServerHost);
+    host.addTool(app.get(PrimitivesService), 'readme', { name: 'late', description: 'x' });
+    await expect.poll(() => changes).toBe(1);
+
+    // Neither stream may keep the HTTP server from closing.
+    await app.close();
+    expect(await subscription.closed).not.toBe('local');
+    await modern.close();
+    await legacy.close();
+  });
+});

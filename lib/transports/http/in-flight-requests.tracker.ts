@@ -1,18 +1,23 @@
 /**
  * Counts the requests the endpoint is answering, so that shutdown can wait for them to be
- * answered (their responses written) before the HTTP server closes.
+ * answered (their responses written) before the HTTP server closes. Streams that last as
+ * long as the client wants (a 2025 session's GET stream, a `subscriptions/listen` stream)
+ * are released as soon as they are recognised: shutdown ends them instead of waiting.
  */
 export class InFlightRequests {
   private count = 0;
   private idle?: () => void;
 
-  enter(): void {
+  /** Counts one request; the returned function releases it (once, however often called). */
+  enter(): () => void {
     this.count += 1;
-  }
-
-  leave(): void {
-    this.count -= 1;
-    if (this.count === 0) this.idle?.();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.count -= 1;
+      if (this.count === 0) this.idle?.();
+    };
   }
 
   get size(): number {

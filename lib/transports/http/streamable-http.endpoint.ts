@@ -42,6 +42,16 @@ export interface HttpExchange {
   readonly parsedBody?: { value: unknown };
 }
 
+/** A 2025 session's GET stream, or a 2026-07-28 `subscriptions/listen` stream. */
+function opensStream(method: string | undefined, body: unknown): boolean {
+  return (
+    method === 'GET' ||
+    (typeof body === 'object' &&
+      body !== null &&
+      (body as { method?: unknown }).method === 'subscriptions/listen')
+  );
+}
+
 /**
  * JSON-RPC batches (an array body) exist only up to protocol revision 2025-03-26 (a
  * missing `MCP-Protocol-Version` means that revision); 2025-06-18 removed them, and
@@ -81,6 +91,7 @@ export class StreamableHttpEndpoint {
   private readonly inFlight = new InFlightRequests();
   private readonly shutdownTimeoutMs: number;
   private shuttingDown = false;
+  private closed = false;
   readonly limits: JsonBodyLimits;
 
   constructor(host: McpServerHost, options: McpHttpOptions = {}) {
@@ -124,21 +135,21 @@ export class StreamableHttpEndpoint {
       await this.write(httpErrors.shuttingDown(), response, new AbortController().signal);
       return;
     }
-    this.inFlight.enter();
+    const release = this.inFlight.enter();
     try {
       const clientGone = new AbortController();
       let answered = false;
       response.on('close', () => {
         if (!answered) clientGone.abort();
       });
-      const answer = await this.fetch(exchange, clientGone.signal);
+      const answer = await this.fetch(exchange, clientGone.signal, release);
       // An answer sent while shutting down ends its connection, so the client does not
       // send its next request to a server that is closing.
       if (this.shuttingDown && !response.headersSent) response.setHeader('connection', 'close');
       await this.write(answer, response, clientGone.signal);
       answered = true;
     } finally {
-      this.inFlight.leave();
+      release();
     }
   }
 
@@ -153,7 +164,12 @@ export class StreamableHttpEndpoint {
     }
   }
 
-  private async fetch(exchange: HttpExchange, signal: AbortSignal): Promise<Response> {
+  /** @param untrack releases a request that opens a long-lived stream from the drain count */
+  private async fetch(
+    exchange: HttpExchange,
+    signal: AbortSignal,
+    untrack: () => void,
+  ): Promise<Response> {
     const { request } = exchange;
     const rejected = this.dnsRebinding.check(request);
     if (rejected) return rejected;
@@ -166,6 +182,7 @@ export class StreamableHttpEndpoint {
         const batchRefused = refuseBatch(body, request);
         if (batchRefused) return batchRefused;
       }
+      if (opensStream(request.method, body)) untrack();
       const webRequest = await toWebRequest(request, body, { signal });
       this.transports.set(webRequest, {
         request: exchange.platformRequest,
@@ -214,19 +231,26 @@ export class StreamableHttpEndpoint {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     const pending = this.inFlight.size;
-    if (pending === 0) return;
-    this.logger.log(
-      `Shutting down: waiting up to ${this.shutdownTimeoutMs} ms for ${pending} MCP request(s) in flight`,
-    );
-    if (!(await this.inFlight.drained(this.shutdownTimeoutMs))) {
-      this.logger.warn(
-        `Shutting down with ${this.inFlight.size} MCP request(s) still in flight after ` +
-          `${this.shutdownTimeoutMs} ms (http.shutdownTimeoutMs)`,
+    if (pending > 0) {
+      this.logger.log(
+        `Shutting down: waiting up to ${this.shutdownTimeoutMs} ms for ${pending} MCP request(s) in flight`,
       );
+      if (!(await this.inFlight.drained(this.shutdownTimeoutMs))) {
+        this.logger.warn(
+          `Shutting down with ${this.inFlight.size} MCP request(s) still in flight after ` +
+            `${this.shutdownTimeoutMs} ms (http.shutdownTimeoutMs)`,
+        );
+      }
     }
+    // Streams that last as long as clients want (2025 sessions' GET streams, listen
+    // streams) end now, or the HTTP server would wait for them forever.
+    await this.close();
   }
 
+  /** Ends sessions, listen streams and notifications; safe to call more than once. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.stopNotifications();
     await this.sessions?.close();
     await this.handler.close();
