@@ -99,8 +99,10 @@ export class ProtocolServerFactory {
       // One random key per process unless the app shares one across its instances.
       key: options.requestState?.secret ?? randomBytes(32),
       ...(options.requestState?.ttlSeconds && { ttlSeconds: options.requestState.ttlSeconds }),
-      // A state minted for one method cannot be replayed on another.
-      bind: (ctx) => ctx.mcpReq.method,
+      // A state minted for one method, or for one caller's credentials, cannot be replayed
+      // on another (the codec keeps only an HMAC of this value, never the credentials).
+      bind: (ctx) =>
+        `${ctx.mcpReq.method}\0${ctx.http?.req?.headers.get('authorization') ?? ''}\0${ctx.http?.authInfo?.clientId ?? ''}`,
     });
   }
 

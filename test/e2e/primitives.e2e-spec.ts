@@ -10,6 +10,7 @@ import {
   PrimitivesService,
 } from '../fixtures/primitives.fixture.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+import { postModern } from '../support/mcp-post.js';
 
 const PNG_PREFIX = 'iVBORw0KGgo';
 
@@ -383,5 +384,48 @@ describe('long-lived streams', () => {
     expect(await subscription.closed).not.toBe('local');
     await modern.close();
     await legacy.close();
+  });
+});
+
+describe('request state of a multi round-trip call', () => {
+  it('is refused when tampered with or replayed with other credentials', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [PrimitivesFixtureModule],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    const elicitation = {
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    };
+    const round = (token: string, extra: Record<string, unknown> = {}) =>
+      postModern(
+        app,
+        '/mcp',
+        'tools/call',
+        { name: 'confirm_delete', arguments: {}, _meta: elicitation, ...extra },
+        { Authorization: `Bearer ${token}` },
+      );
+    try {
+      const first = await round('alice');
+      expect(first.message.result).toMatchObject({ resultType: 'input_required' });
+      const { requestState } = first.message.result;
+      const inputResponses = { confirm: { action: 'accept', content: { confirm: true } } };
+
+      const ok = await round('alice', { inputResponses, requestState });
+      expect(ok.message.result.content).toEqual([{ type: 'text', text: 'deleted item 7' }]);
+
+      for (const [token, state] of [
+        ['mallory', requestState],
+        ['alice', `${requestState.slice(0, -2)}xx`],
+      ]) {
+        const refused = await round(token, { inputResponses, requestState: state });
+        expect(refused.message.error).toMatchObject({
+          code: -32602,
+          message: 'Invalid or expired requestState',
+        });
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

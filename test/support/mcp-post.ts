@@ -29,10 +29,12 @@ export function modernRequest(
     method,
     params: {
       ...params,
+      // Keys given in `params._meta` (client capabilities, a log level) win.
       _meta: {
         'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
         'io.modelcontextprotocol/clientCapabilities': {},
         'io.modelcontextprotocol/clientInfo': { name: 'supertest', version: '1' },
+        ...(params._meta as Record<string, unknown> | undefined),
       },
     },
   });
