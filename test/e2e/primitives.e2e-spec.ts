@@ -11,6 +11,7 @@ import {
 } from '../fixtures/primitives.fixture.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 import { postModern } from '../support/mcp-post.js';
+import request from 'supertest';
 
 const PNG_PREFIX = 'iVBORw0KGgo';
 
@@ -424,6 +425,47 @@ describe('request state of a multi round-trip call', () => {
           message: 'Invalid or expired requestState',
         });
       }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('2025 sessions', () => {
+  it('answer only to the credentials that opened them', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [PrimitivesFixtureModule],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    const post = (token: string, body: object, sessionId?: string) => {
+      const req = request(app.getHttpServer())
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .set('Content-Type', 'application/json')
+        .set('MCP-Protocol-Version', '2025-11-25')
+        .set('Authorization', `Bearer ${token}`);
+      if (sessionId) req.set('Mcp-Session-Id', sessionId);
+      return req.send(body);
+    };
+    try {
+      const opened = await post('alice', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      });
+      const sessionId = opened.headers['mcp-session-id'];
+      expect(sessionId).toEqual(expect.any(String));
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+      expect((await post('alice', list, sessionId)).status).toBe(200);
+      const stolen = await post('mallory', list, sessionId);
+      expect(stolen.status).toBe(404);
+      expect(stolen.body.error.message).toContain('Session not found');
     } finally {
       await app.close();
     }

@@ -5,7 +5,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { SessionEventStore } from './session-event.store.js';
 
 /** How long a 2025 client waits before it reconnects a broken stream (the SSE `retry`). */
@@ -28,8 +28,20 @@ export interface LegacySessionOptions {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** Whose session it is: a digest of the credentials it was opened with. */
+  readonly owner: string;
   idleTimer?: NodeJS.Timeout;
 }
+
+/**
+ * The caller's credentials as one digest (`Authorization`, and the client id a guard put
+ * on `req.auth`). A session answers only to the credentials that opened it: sessions must
+ * not be used for authentication (2025-11-25), so a session id alone opens nothing.
+ */
+const ownerOf = (request: Request, authInfo?: AuthInfo): string =>
+  createHash('sha256')
+    .update(`${request.headers.get('authorization') ?? ''}\0${authInfo?.clientId ?? ''}`)
+    .digest('base64url');
 
 const jsonRpcError = (status: number, code: number, message: string) =>
   Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -69,7 +81,8 @@ export class LegacySessionRouter {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
-      if (!session) {
+      // Another caller's session answers as one that does not exist.
+      if (!session || session.owner !== ownerOf(request, authInfo)) {
         return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
       }
       this.touch(sessionId, session);
@@ -86,12 +99,13 @@ export class LegacySessionRouter {
     if (this.sessions.size >= this.maxSessions) {
       return jsonRpcError(503, -32000, 'Too many sessions; retry later.');
     }
-    return this.open(request, options);
+    return this.open(request, options, ownerOf(request, authInfo));
   }
 
   private async open(
     request: Request,
     options: { parsedBody?: unknown; authInfo?: AuthInfo },
+    owner: string,
   ): Promise<Response> {
     const server = this.createServer();
     const transport: WebStandardStreamableHTTPServerTransport =
@@ -101,7 +115,7 @@ export class LegacySessionRouter {
         eventStore: new SessionEventStore(),
         retryInterval: RECONNECT_AFTER_MS,
         onsessioninitialized: (id) => {
-          const session: Session = { transport, server };
+          const session: Session = { transport, server, owner };
           this.sessions.set(id, session);
           this.touch(id, session);
         },
