@@ -11,7 +11,7 @@ import {
 } from '../fixtures/primitives.fixture.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 import { postModern } from '../support/mcp-post.js';
-import request from 'supertest';
+import supertest from 'supertest';
 
 const PNG_PREFIX = 'iVBORw0KGgo';
 
@@ -439,7 +439,7 @@ describe('2025 sessions', () => {
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();
     const post = (token: string, body: object, sessionId?: string) => {
-      const req = request(app.getHttpServer())
+      const req = supertest(app.getHttpServer())
         .post('/mcp')
         .set('Accept', 'application/json, text/event-stream')
         .set('Content-Type', 'application/json')
