@@ -1,5 +1,8 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/server';
+import { Logger } from '@nestjs/common';
 import { McpCall, type RequestScope } from '../execution/mcp-call.js';
+import { toProtocolError } from '../execution/protocol-error.mapper.js';
+import { reportUnexpectedError } from '../execution/unexpected-error.reporter.js';
 import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
 import { MAX_COMPLETION_VALUES } from '../mcp.constants.js';
 import { listedValues } from '../schema/string-values.coercer.js';
@@ -37,14 +40,28 @@ export async function complete(
     'list',
   );
   if (target.isVisible.guarded && !(await target.isVisible(listingCall))) throw unknownTarget();
-  return {
-    completion: await completeArgument(target, argument, {
-      arguments: context?.arguments ?? {},
-      argument: argument.name,
-      call: listingCall,
-    }),
-  };
+  try {
+    return {
+      completion: await completeArgument(target, argument, {
+        arguments: context?.arguments ?? {},
+        argument: argument.name,
+        call: listingCall,
+      }),
+    };
+  } catch (error) {
+    // A completer's failure reaches the client as the table says, never its stack.
+    throw toProtocolError(error, { era: scope.era }, (unexpected) =>
+      reportUnexpectedError(
+        logger,
+        `The completer of "${argument.name}"`,
+        { where: `${isPrompt ? 'prompt' : 'template'} ${name}` },
+        unexpected,
+      ),
+    );
+  }
 }
+
+const logger = new Logger('McpModule');
 
 /**
  * Completes one argument of a prompt or one variable of a template: with its

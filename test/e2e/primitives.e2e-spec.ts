@@ -185,6 +185,18 @@ describe('prompts, resources, completions and the call context over HTTP', () =>
       expect(dynamic.completion).toMatchObject({ total: 150, hasMore: true });
     });
 
+    it('masks a failing completer as an internal error with a log reference', async () => {
+      const error = await client.sdk
+        .complete({
+          ref: { type: 'ref/prompt', name: 'summarize' },
+          argument: { name: 'count', value: '1' },
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: -32603 });
+      expect(String((error as Error).message)).toMatch(/Internal error \(reference \w+\)/);
+      expect(String((error as Error).message)).not.toContain('hunter2');
+    });
+
     it('refuses an invalid cursor with -32602', async () => {
       const error = await client.sdk.listTools({ cursor: 'not-a-cursor' }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: -32602 });
