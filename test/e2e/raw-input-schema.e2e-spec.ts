@@ -1,12 +1,12 @@
 import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { IsString } from 'class-validator';
-import { McpConfigurationError, McpModule, McpTool } from 'nestjs-mcp';
+import { McpConfigurationError, McpModule, McpTool, type JsonSchema } from 'nestjs-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
-const CONTACT_SCHEMA = {
+const CONTACT_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     name: { type: 'string' },
@@ -67,26 +67,27 @@ describe.each(CLIENTS)('a tool with a raw inputSchema, $era', ({ connect }) => {
   });
 });
 
+/** Bootstraps an app with one tools provider, then closes it. */
+const boot = async (tools: Function) => {
+  @Module({
+    imports: [McpModule.forRoot({ name: 'x', version: '1' })],
+    providers: [tools as any],
+  })
+  class AppModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  try {
+    await app.init();
+  } finally {
+    await app.close();
+  }
+};
+
 describe('inputSchema at bootstrap', () => {
   class NameDto {
     @IsString()
     name!: string;
   }
-
-  const boot = async (tools: Function) => {
-    @Module({
-      imports: [McpModule.forRoot({ name: 'x', version: '1' })],
-      providers: [tools as any],
-    })
-    class AppModule {}
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    try {
-      await app.init();
-    } finally {
-      await app.close();
-    }
-  };
 
   it('refuses a tool with both a DTO and an inputSchema', async () => {
     @Injectable()
