@@ -124,10 +124,13 @@ export class ProtocolServerFactory {
     // The handlers below go on the low-level server: registering every tool on the
     // McpServer per request would cost O(tools) per request.
     const { server } = product;
+    // Changes reach 2026-07-28 clients on listen streams and 2025-era clients on a
+    // connection (stdio, a session); a 2025 client served per request is promised none.
+    const notifies = era === 'modern' || unit.live === true;
     server.registerCapabilities({
-      tools: { listChanged: true },
-      prompts: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
+      tools: { listChanged: notifies },
+      prompts: { listChanged: notifies },
+      resources: { subscribe: notifies, listChanged: notifies },
       completions: {},
       logging: {},
     });

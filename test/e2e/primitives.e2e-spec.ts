@@ -46,6 +46,15 @@ describe.each(ADAPTERS)(
       });
       afterAll(() => client.close());
 
+      it('promises list-changed notifications (sessions carry them on the 2025 wire)', () => {
+        expect(client.sdk.getServerCapabilities()).toMatchObject({
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          completions: {},
+        });
+      });
+
       it('lists page by page (pageSize 2) with opaque cursors', async () => {
         const first = await client.sdk.listResources({ cursor: '' });
         expect(first.resources.map((r: { uri: string }) => r.uri)).toEqual([

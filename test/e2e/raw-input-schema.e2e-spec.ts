@@ -49,6 +49,16 @@ describe.each(CLIENTS)('a tool with a raw inputSchema, $era', ({ connect }) => {
     await running.close();
   });
 
+  it('promises list-changed notifications only where it can deliver them', async () => {
+    // 2026-07-28: on listen streams. 2025 without sessions: no channel, so no promise.
+    const expected = client.label.startsWith('v2');
+    expect(client.sdk.getServerCapabilities().tools).toEqual({ listChanged: expected });
+    expect(client.sdk.getServerCapabilities().resources).toMatchObject({
+      subscribe: expected,
+      listChanged: expected,
+    });
+  });
+
   it('lists the schema as given', async () => {
     const { tools } = await client.listTools();
     expect(tools[0].inputSchema).toEqual(CONTACT_SCHEMA);
