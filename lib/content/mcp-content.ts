@@ -9,6 +9,7 @@ import type {
   ResourceLink,
   TextContent,
 } from '@modelcontextprotocol/server';
+import { toBase64 } from '../utils/base64.util.js';
 
 /** Binary data for a content block: bytes, or a string that is already base64. */
 export type McpBinaryData = Uint8Array | ArrayBuffer | string;
@@ -19,13 +20,6 @@ export interface McpContentOptions {
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
-
-// MCP carries binary content as base64 text; a string is taken to be base64 already.
-export const toBase64 = (data: McpBinaryData): string => {
-  if (typeof data === 'string') return data;
-  const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-};
 
 const extras = ({ annotations, _meta }: McpContentOptions = {}) => ({
   ...(annotations && { annotations }),

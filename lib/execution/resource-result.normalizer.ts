@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { instanceToPlain } from 'class-transformer';
-import { toBase64 } from '../content/mcp-content.js';
+import { toBase64 } from '../utils/base64.util.js';
 
 type Contents = ReadResourceResult['contents'][number];
 
