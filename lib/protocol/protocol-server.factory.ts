@@ -76,11 +76,11 @@ const listing =
     new McpCall(kind, entry.key, {}, scope, 'list');
 
 /**
- * Builds the SDK's low-level `Server` that answers one serving unit (an HTTP request, a
- * stdio connection, a 2025 session). The SDK owns framing, era negotiation, wire shapes,
- * the logging level, multi round-trip flows and `subscriptions/listen`; this class only
- * plugs the catalog in. The handlers close over the catalog, so a new instance costs the
- * same with 10 tools or 1,000.
+ * Builds the SDK server that answers one serving unit (an HTTP request, a stdio
+ * connection, a 2025 session): an `McpServer` shell whose low-level `Server` carries our
+ * handlers. The SDK owns framing, era negotiation, wire shapes, the logging level, multi
+ * round-trip flows and `subscriptions/listen`; this class only plugs the catalog in. The
+ * handlers close over the catalog, so a new instance costs the same with 10 tools or 1,000.
  */
 export class ProtocolServerFactory {
   private readonly readScopes: RequestScope['readScopes'];
