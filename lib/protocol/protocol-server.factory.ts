@@ -8,6 +8,7 @@ import {
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { defaultCallerScopes, toScopeList } from '../authorization/caller-scopes.js';
 import { McpCall, type RequestScope, type TransportContext } from '../execution/mcp-call.js';
@@ -86,6 +87,8 @@ export class ProtocolServerFactory {
   private readonly readScopes: RequestScope['readScopes'];
   private readonly pageSize: number;
   private readonly stateCodec;
+  private readonly logger = new Logger('McpModule');
+  private warnedCannotAsk = false;
 
   constructor(
     private readonly options: McpModuleOptions,
@@ -127,6 +130,8 @@ export class ProtocolServerFactory {
     // Changes reach 2026-07-28 clients on listen streams and 2025-era clients on a
     // connection (stdio, a session); a 2025 client served per request is promised none.
     const notifies = era === 'modern' || unit.live === true;
+    // The same goes for questions: a 2025 client served per request cannot be asked any.
+    const canAsk = notifies;
     server.registerCapabilities({
       tools: { listChanged: notifies },
       prompts: { listChanged: notifies },
@@ -163,20 +168,26 @@ export class ProtocolServerFactory {
       if (!tool) throw unknownEntry('tool', name, 'tools/list');
       const call = new McpCall('tool', name, checkedArguments(args), scopeOf(ctx));
       const result = await tool.invoke(call);
-      return isInputRequiredResult(result)
-        ? result
-        : server.projectCallToolResult(result, tool.definition.outputSchema);
+      if (!isInputRequiredResult(result)) {
+        return server.projectCallToolResult(result, tool.definition.outputSchema);
+      }
+      if (!canAsk) this.warnCannotAsk(`tool "${name}"`);
+      return result;
     });
 
     server.setRequestHandler('prompts/list', async (request, ctx) => {
       const { items, nextCursor } = await pageOf(prompts, 'prompt', ctx, request.params?.cursor);
       return { prompts: items, nextCursor };
     });
-    server.setRequestHandler('prompts/get', (request, ctx) => {
+    server.setRequestHandler('prompts/get', async (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
       const prompt = prompts.get(name);
       if (!prompt) throw unknownEntry('prompt', name, 'prompts/list');
-      return prompt.get(new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx)));
+      const result = await prompt.get(
+        new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx)),
+      );
+      if (!canAsk && isInputRequiredResult(result)) this.warnCannotAsk(`prompt "${name}"`);
+      return result;
     });
 
     server.setRequestHandler('resources/list', async (request, ctx) => {
@@ -198,12 +209,14 @@ export class ProtocolServerFactory {
       const { items, nextCursor } = await pageOf(templates, 'resource', ctx, cursor);
       return { resourceTemplates: items, nextCursor };
     });
-    server.setRequestHandler('resources/read', (request, ctx) => {
+    server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
       const found = this.catalog.findResource(uri);
       if (!found) throw resourceNotFound(uri, era);
       const call = new McpCall('resource', uri, found.variables, scopeOf(ctx));
-      return found.resource.read(call, uri);
+      const result = await found.resource.read(call, uri);
+      if (!canAsk && isInputRequiredResult(result)) this.warnCannotAsk(`resource "${uri}"`);
+      return result;
     });
 
     server.setRequestHandler('completion/complete', (request, ctx) =>
@@ -221,6 +234,21 @@ export class ProtocolServerFactory {
     });
     if (unit.live) this.pushChanges(server, subscribed);
     return product;
+  }
+
+  /**
+   * Tells the developer, once, why a 2025-era client got an error instead of a question:
+   * the SDK answers `inputRequired(...)` on a per-request 2025 exchange with "cannot request
+   * input", which says what happened but not what to change.
+   */
+  private warnCannotAsk(what: string): void {
+    if (this.warnedCannotAsk) return;
+    this.warnedCannotAsk = true;
+    this.logger.warn(
+      `The ${what} asked a 2025-era client for input, which it cannot be asked without a ` +
+        `session; the client got an error. Enable http: { legacySessions: true } to ask ` +
+        `2025-era clients (2026-07-28 clients are asked either way).`,
+    );
   }
 
   /** Forwards the catalog's changes to a connection until it closes. */
