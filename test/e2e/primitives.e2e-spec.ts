@@ -1,6 +1,4 @@
 import { Module, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpModule, McpServerHost } from 'nestjs-mcp';
 import {
@@ -364,13 +362,8 @@ describe('listTemplatesAsResources', () => {
       providers: [PrimitivesService, CallLog, AdminOnlyGuard],
     })
     class TemplatesAsResourcesModule {}
-    const moduleRef = await Test.createTestingModule({
-      imports: [TemplatesAsResourcesModule],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: ['error'] });
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const client = await CLIENTS[0].connect(new URL(`http://127.0.0.1:${port}/mcp`));
+    const { app, url } = await startApp(TemplatesAsResourcesModule);
+    const client = await CLIENTS[0].connect(url);
     try {
       const { resources } = await client.sdk.listResources();
       expect(resources.map((r: { uri: string }) => r.uri)).toEqual([
@@ -389,13 +382,7 @@ describe('listTemplatesAsResources', () => {
 
 describe('long-lived streams', () => {
   it('tells a 2026-07-28 listen stream of list changes, and app.close() ends both kinds of stream', async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [PrimitivesFixtureModule],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: ['error'] });
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const { app, url } = await startApp(PrimitivesFixtureModule);
     const modern = await CLIENTS[1].connect(url);
     let changes = 0;
     modern.sdk.setNotificationHandler('notifications/tools/list_changed', () => {
@@ -421,11 +408,7 @@ describe('long-lived streams', () => {
 
 describe('request state of a multi round-trip call', () => {
   it('is refused when tampered with or replayed with other credentials', async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [PrimitivesFixtureModule],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
+    const { app } = await startApp(PrimitivesFixtureModule, { logger: false });
     const elicitation = {
       'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
     };
@@ -464,11 +447,7 @@ describe('request state of a multi round-trip call', () => {
 
 describe('2025 sessions', () => {
   it('answer only to the credentials that opened them', async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [PrimitivesFixtureModule],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
+    const { app } = await startApp(PrimitivesFixtureModule, { logger: false });
     const post = (token: string, body: object, sessionId?: string) => {
       const req = supertest(app.getHttpServer())
         .post('/mcp')
