@@ -148,8 +148,8 @@ function expand(root: JsonSchema, schema: JsonSchema, seen = new Set<JsonSchema>
   return found;
 }
 
-/** @internal Every subschema that may apply to the value at `path`. */
-export function subschemasAt(root: JsonSchema, path: string): JsonSchema[] {
+/** Every subschema that may apply to the value at `path`. */
+function subschemasAt(root: JsonSchema, path: string): JsonSchema[] {
   let current = expand(root, root);
   for (const segment of segmentsOf(path)) {
     current = current.flatMap((schema) => {

@@ -312,7 +312,7 @@ const HEX_COLOR = '^#?([0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{
  * because `new Date()` (which class-transformer calls) rejects the leap second 60 that the
  * `date-time` format allows.
  */
-export const DATE_TIME_SCHEMA: JsonSchema = {
+const DATE_TIME_SCHEMA: JsonSchema = {
   type: 'string',
   format: 'date-time',
   pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt\\s]\\d{2}:\\d{2}:[0-5]\\d',
@@ -344,7 +344,7 @@ const NOTHING: JsonSchema = { not: {} };
  * The JSON types of a list of allowed values. `undefined` when a value is an object or an
  * array: `enum` alone is then exact, and a `type` would only repeat it less precisely.
  */
-export function typesOfValues(values: readonly unknown[]): JsonSchemaTypeName[] | undefined {
+function typesOfValues(values: readonly unknown[]): JsonSchemaTypeName[] | undefined {
   const types = new Set<JsonSchemaTypeName>();
   for (const value of values) {
     if (value === null) types.add('null');
