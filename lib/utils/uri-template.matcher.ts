@@ -44,9 +44,9 @@ export class UriTemplateMatcher {
     if (exact) return decoded(exact);
     if (!this.path) return null;
     const separator = uri.indexOf('?');
-    const base = separator === -1 ? uri : uri.slice(0, separator);
-    const variables = base === uri.slice(0, base.length) ? this.matchPath(base) : null;
-    if (!variables) return null;
+    const matched = this.path.match(separator === -1 ? uri : uri.slice(0, separator));
+    if (!matched) return null;
+    const variables = decoded(matched);
     const params = new URLSearchParams(separator === -1 ? '' : uri.slice(separator + 1));
     for (const name of this.queryNames) {
       const values = params.getAll(name);
@@ -54,11 +54,6 @@ export class UriTemplateMatcher {
       else if (values.length > 1) variables[name] = values;
     }
     return variables;
-  }
-
-  private matchPath(base: string): Record<string, string | string[]> | null {
-    const matched = this.path?.match(base);
-    return matched ? decoded(matched) : null;
   }
 }
 
