@@ -11,6 +11,10 @@ function typesOf(schema: JsonSchema | undefined): Set<JsonSchemaTypeName> {
   return types;
 }
 
+/** The schema of property `name`; own keys only, so `constructor` finds nothing. */
+const propertyOf = (schema: JsonSchema, name: string): JsonSchema | undefined =>
+  schema.properties && Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
+
 function coerce(value: string, schema: JsonSchema | undefined): unknown {
   const types = typesOf(schema);
   if (types.has('string') || types.size === 0) return value;
@@ -35,9 +39,7 @@ export function coerceStringValues(
   // validation to refuse) instead of setting the prototype of the result.
   return Object.fromEntries(
     Object.entries(values).map(([name, value]) => {
-      const property = Object.hasOwn(schema.properties ?? {}, name)
-        ? schema.properties?.[name]
-        : undefined;
+      const property = propertyOf(schema, name);
       const coerced =
         typeof value === 'string'
           ? coerce(value, property)
@@ -51,9 +53,7 @@ export function coerceStringValues(
 
 /** The values an argument may take, where its schema lists them (`@IsEnum()`, `@IsIn()`). */
 export function listedValues(schema: JsonSchema, name: string): string[] | undefined {
-  const property = Object.hasOwn(schema.properties ?? {}, name)
-    ? schema.properties?.[name]
-    : undefined;
+  const property = propertyOf(schema, name);
   const listed =
     property?.enum ??
     property?.items?.enum ??
