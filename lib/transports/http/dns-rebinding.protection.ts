@@ -6,11 +6,17 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
+import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
-const forbidden = (message: string) =>
-  Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status: 403 });
+const forbidden = (message: string) => jsonRpcErrorResponse(403, SERVER_ERROR, message);
+
+/** The hosts and origins a connection is checked against; no list, no check. */
+interface AllowedLists {
+  readonly hosts?: string[];
+  readonly origins?: string[];
+}
 
 /**
  * DNS rebinding protection (MCP Streamable HTTP: servers MUST validate `Origin`): a web
@@ -25,20 +31,26 @@ const forbidden = (message: string) =>
  */
 export class DnsRebindingProtection {
   private readonly enabled: boolean;
-  private readonly hosts?: string[];
-  private readonly origins?: string[];
+  /** Built once: the lists of the options, the localhost ones where none is given. */
+  private readonly onLoopback: AllowedLists;
+  private readonly elsewhere: AllowedLists;
 
   constructor(options: McpHttpOptions) {
     this.enabled = options.dnsRebindingProtection !== false;
-    this.hosts = options.allowedHosts;
-    this.origins = options.allowedOrigins;
+    const { allowedHosts: hosts, allowedOrigins: origins } = options;
+    this.elsewhere = { hosts, origins };
+    this.onLoopback = {
+      hosts: hosts ?? localhostAllowedHostnames(),
+      origins: origins ?? localhostAllowedOrigins(),
+    };
   }
 
   /** A 403 answer for a request that fails the checks, else `undefined`. */
   check(request: IncomingMessage): Response | undefined {
     if (!this.enabled) return undefined;
-    const loopback = LOOPBACK.test(request.socket?.localAddress ?? '');
-    const hosts = this.hosts ?? (loopback ? localhostAllowedHostnames() : undefined);
+    const { hosts, origins } = LOOPBACK.test(request.socket?.localAddress ?? '')
+      ? this.onLoopback
+      : this.elsewhere;
     if (hosts) {
       const host = validateHostHeader(request.headers.host, hosts);
       if (!host.ok) {
@@ -48,7 +60,6 @@ export class DnsRebindingProtection {
         );
       }
     }
-    const origins = this.origins ?? (loopback ? localhostAllowedOrigins() : undefined);
     if (origins) {
       const origin = validateOriginHeader(request.headers.origin, origins);
       if (!origin.ok) {

@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
+import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 import { SessionEventStore } from './session-event.store.js';
 
 /** How long a 2025 client waits before it reconnects a broken stream (the SSE `retry`). */
@@ -42,9 +43,6 @@ const ownerOf = (request: Request, authInfo?: AuthInfo): string =>
   createHash('sha256')
     .update(`${request.headers.get('authorization') ?? ''}\0${authInfo?.clientId ?? ''}`)
     .digest('base64url');
-
-const jsonRpcError = (status: number, code: number, message: string) =>
-  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 
 /**
  * Serves 2025-era clients with sessions (`Mcp-Session-Id`), so that they get what the
@@ -83,21 +81,21 @@ export class LegacySessionRouter {
       const session = this.sessions.get(sessionId);
       // Another caller's session answers as one that does not exist.
       if (!session || session.owner !== ownerOf(request, authInfo)) {
-        return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
+        return jsonRpcErrorResponse(404, -32001, 'Session not found: initialize a new session.');
       }
       this.touch(sessionId, session);
       return session.transport.handleRequest(request, options);
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
-      return jsonRpcError(
+      return jsonRpcErrorResponse(
         400,
-        -32000,
+        SERVER_ERROR,
         'Bad Request: send the Mcp-Session-Id header this server returned to initialize, ' +
           'or initialize first.',
       );
     }
     if (this.sessions.size >= this.maxSessions) {
-      return jsonRpcError(503, -32000, 'Too many sessions; retry later.');
+      return jsonRpcErrorResponse(503, SERVER_ERROR, 'Too many sessions; retry later.');
     }
     return this.open(request, options, ownerOf(request, authInfo));
   }
