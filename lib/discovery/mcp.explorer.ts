@@ -229,8 +229,10 @@ export function assertUnique<T extends { where: string }>(
   keyOf: (entry: T) => string,
 ): void {
   const byKey = new Map<string, string[]>();
-  for (const entry of entries)
-    byKey.set(keyOf(entry), [...(byKey.get(keyOf(entry)) ?? []), entry.where]);
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    byKey.set(key, [...(byKey.get(key) ?? []), entry.where]);
+  }
   for (const [key, where] of byKey) {
     if (where.length <= 1) continue;
     throw new McpConfigurationError(
