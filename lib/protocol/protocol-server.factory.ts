@@ -15,11 +15,7 @@ import { McpCall, type RequestScope, type TransportContext } from '../execution/
 import { resourceNotFound } from '../execution/protocol-error.mapper.js';
 import type { McpPrimitiveKind } from '../interfaces/mcp-call-context.interface.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import {
-  DEFAULT_MAX_JSON_DEPTH,
-  describeJsonInputProblem,
-  findJsonInputProblem,
-} from '../utils/json-input.util.js';
+import { describeJsonInputProblem, findJsonInputProblem } from '../utils/json-input.util.js';
 import { complete } from './argument.completer.js';
 import { unknownEntry } from './unknown-entry.error.js';
 import type { McpCatalog } from './mcp-catalog.js';
@@ -43,11 +39,11 @@ const DEFAULT_PAGE_SIZE = 100;
  * anything copies them (the HTTP endpoint checks whole bodies earlier; stdio does not).
  */
 function checkedArguments<T>(args: T): T {
-  const problem = findJsonInputProblem(args, DEFAULT_MAX_JSON_DEPTH);
+  const problem = findJsonInputProblem(args);
   if (!problem) return args;
   throw new ProtocolError(
     ProtocolErrorCode.InvalidParams,
-    describeJsonInputProblem(problem).replace('The JSON body', 'The arguments'),
+    describeJsonInputProblem(problem, 'The arguments'),
   );
 }
 

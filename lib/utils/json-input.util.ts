@@ -64,16 +64,22 @@ function walk(
   return undefined;
 }
 
-/** A message for the client that says what is wrong and what to do. */
-export function describeJsonInputProblem(problem: JsonInputProblem): string {
+/**
+ * A message for the client that says what is wrong and what to do.
+ * @param subject what was checked, as the message names it
+ */
+export function describeJsonInputProblem(
+  problem: JsonInputProblem,
+  subject = 'The JSON body',
+): string {
   if (problem.kind === 'too-deep') {
     return (
-      `The JSON body nests objects or arrays deeper than ${problem.maxDepth} levels ` +
+      `${subject} nests objects or arrays deeper than ${problem.maxDepth} levels ` +
       `(at ${problem.pointer}); send flatter input.`
     );
   }
   return (
-    `The JSON body contains the key "${problem.key}" (at ${problem.pointer}); the keys ` +
+    `${subject} contains the key "${problem.key}" (at ${problem.pointer}); the keys ` +
     `${[...FORBIDDEN_JSON_KEYS].join(', ')} are refused to prevent prototype pollution.`
   );
 }
