@@ -73,4 +73,10 @@ describe('describeJsonInputProblem', () => {
       }),
     ).toMatch(/"__proto__" \(at \/x\/__proto__\).*prototype pollution/);
   });
+
+  it('names the body by default, or the subject it is given', () => {
+    const problem = { kind: 'too-deep', maxDepth: 3, pointer: '/a' } as const;
+    expect(describeJsonInputProblem(problem)).toMatch(/^The JSON body nests/);
+    expect(describeJsonInputProblem(problem, 'The arguments')).toMatch(/^The arguments nests/);
+  });
 });
