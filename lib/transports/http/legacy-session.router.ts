@@ -26,6 +26,9 @@ export interface LegacySessionOptions {
   maxSessions?: number;
 }
 
+/** What the SDK's transport takes besides the request (`handleRequest`'s options). */
+type LegacyRequestOptions = { parsedBody?: unknown; authInfo?: AuthInfo };
+
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
@@ -71,11 +74,9 @@ export class LegacySessionRouter {
     return this.sessions.size;
   }
 
-  async handle(request: Request, parsedBody: unknown, authInfo?: AuthInfo): Promise<Response> {
-    const options = {
-      ...(parsedBody !== undefined && { parsedBody }),
-      ...(authInfo !== undefined && { authInfo }),
-    };
+  /** @param options what the endpoint read of the request: its body and the caller's auth */
+  async handle(request: Request, options: LegacyRequestOptions): Promise<Response> {
+    const { parsedBody, authInfo } = options;
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
@@ -102,7 +103,7 @@ export class LegacySessionRouter {
 
   private async open(
     request: Request,
-    options: { parsedBody?: unknown; authInfo?: AuthInfo },
+    options: LegacyRequestOptions,
     owner: string,
   ): Promise<Response> {
     const server = this.createServer();

@@ -189,13 +189,14 @@ export class StreamableHttpEndpoint {
         response: exchange.platformResponse,
       });
       const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
-      if (this.sessions && (await isLegacyRequest(webRequest, body))) {
-        return await this.sessions.handle(webRequest, body, auth);
-      }
-      return await this.handler.fetch(webRequest, {
+      const options = {
         ...(body !== undefined && { parsedBody: body }),
         ...(auth !== undefined && { authInfo: auth }),
-      });
+      };
+      if (this.sessions && (await isLegacyRequest(webRequest, body))) {
+        return await this.sessions.handle(webRequest, options);
+      }
+      return await this.handler.fetch(webRequest, options);
     } catch (error) {
       // Logged in full on the server; the client learns nothing of it (no message, stack,
       // path or class name), in production or not.
