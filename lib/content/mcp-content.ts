@@ -9,10 +9,10 @@ import type {
   ResourceLink,
   TextContent,
 } from '@modelcontextprotocol/server';
-import { toBase64 } from '../utils/base64.util.js';
+import { toBase64, type BinaryData } from '../utils/base64.util.js';
 
 /** Binary data for a content block: bytes, or a string that is already base64. */
-export type McpBinaryData = Uint8Array | ArrayBuffer | string;
+export type McpBinaryData = BinaryData;
 
 /** Hints for the client about a content block (who it is for, how important it is). */
 export interface McpContentOptions {
@@ -25,6 +25,10 @@ const extras = ({ annotations, _meta }: McpContentOptions = {}) => ({
   ...(annotations && { annotations }),
   ...(_meta && { _meta }),
 });
+
+/** A content block, a string being a text block. */
+const asBlock = (item: ContentBlock | string): ContentBlock =>
+  typeof item === 'string' ? textContent(item) : item;
 
 /**
  * A text content block.
@@ -100,14 +104,12 @@ export function embeddedResource(
   contents: McpEmbeddedContents,
   options?: McpContentOptions,
 ): EmbeddedResource {
-  const resource =
-    'text' in contents
-      ? { uri, text: contents.text, ...(contents.mimeType && { mimeType: contents.mimeType }) }
-      : {
-          uri,
-          blob: toBase64(contents.blob),
-          ...(contents.mimeType && { mimeType: contents.mimeType }),
-        };
+  const { mimeType } = contents;
+  const resource = {
+    uri,
+    ...('text' in contents ? { text: contents.text } : { blob: toBase64(contents.blob) }),
+    ...(mimeType && { mimeType }),
+  };
   return { type: 'resource', resource, ...extras(options) };
 }
 
@@ -119,9 +121,7 @@ export function embeddedResource(
  * @publicApi
  */
 export function contentList(...items: Array<ContentBlock | string>): CallToolResult {
-  return {
-    content: items.map((item) => (typeof item === 'string' ? textContent(item) : item)),
-  };
+  return { content: items.map(asBlock) };
 }
 
 /**
@@ -130,7 +130,7 @@ export function contentList(...items: Array<ContentBlock | string>): CallToolRes
  * @publicApi
  */
 export function userMessage(content: ContentBlock | string): PromptMessage {
-  return { role: 'user', content: typeof content === 'string' ? textContent(content) : content };
+  return { role: 'user', content: asBlock(content) };
 }
 
 /**
@@ -138,8 +138,5 @@ export function userMessage(content: ContentBlock | string): PromptMessage {
  * @publicApi
  */
 export function assistantMessage(content: ContentBlock | string): PromptMessage {
-  return {
-    role: 'assistant',
-    content: typeof content === 'string' ? textContent(content) : content,
-  };
+  return { role: 'assistant', content: asBlock(content) };
 }
