@@ -193,18 +193,21 @@ export class DtoArgumentsValidator {
   private isDiscriminated(dto: Function): boolean {
     let found = this.discriminated.get(dto);
     if (found !== undefined) return found;
-    found = false;
-    const visited = new Set<Function>();
-    const visit = (current: Function) => {
-      if (found || visited.has(current)) return;
-      visited.add(current);
-      const shape = this.shapeOf(current);
-      if (shape.hasDiscriminator) found = true;
-      for (const nested of shape.properties.values()) if (nested) visit(nested);
-    };
-    visit(dto);
+    found = this.reachableDtos(dto).some((current) => this.shapeOf(current).hasDiscriminator);
     this.discriminated.set(dto, found);
     return found;
+  }
+
+  /** `dto` and every DTO class `@ValidateNested()` leads to from it, at any depth, once each. */
+  private reachableDtos(dto: Function): Function[] {
+    const visited = new Set<Function>();
+    const visit = (current: Function) => {
+      if (visited.has(current)) return;
+      visited.add(current);
+      for (const nested of this.shapeOf(current).properties.values()) if (nested) visit(nested);
+    };
+    visit(dto);
+    return [...visited];
   }
 
   private shapeOf(dto: Function): DtoShape {
@@ -255,19 +258,12 @@ export class DtoArgumentsValidator {
   private targetMapsOf(dto: Function): TargetMap[] {
     let maps = this.targetMaps.get(dto);
     if (maps) return maps;
-    const found: TargetMap[] = [];
-    const visited = new Set<Function>();
-    const visit = (current: Function) => {
-      if (visited.has(current)) return;
-      visited.add(current);
-      const shape = this.shapeOf(current);
-      if (Object.keys(shape.designTypeFallbacks).length > 0) {
-        found.push({ target: current, properties: shape.designTypeFallbacks });
-      }
-      for (const nested of shape.properties.values()) if (nested) visit(nested);
-    };
-    visit(dto);
-    maps = found;
+    maps = this.reachableDtos(dto).flatMap((current) => {
+      const { designTypeFallbacks } = this.shapeOf(current);
+      return Object.keys(designTypeFallbacks).length > 0
+        ? [{ target: current, properties: designTypeFallbacks }]
+        : [];
+    });
     this.targetMaps.set(dto, maps);
     return maps;
   }
