@@ -83,11 +83,9 @@ export function createFastifyRouteHook(endpoint: object, limits: JsonBodyLimits)
         if (appHandler) return appHandler.call(this, error, request, reply);
         throw error;
       }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of answer.headers) headers[name] = value;
       return reply
         .code(answer.status)
-        .headers(headers)
+        .headers(Object.fromEntries(answer.headers))
         .send(await answer.text());
     };
   };

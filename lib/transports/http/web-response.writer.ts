@@ -10,8 +10,7 @@ export async function writeWebResponse(
   res: ServerResponse,
   clientGone: AbortSignal,
 ): Promise<void> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) headers[name] = value;
+  const headers: Record<string, string> = Object.fromEntries(response.headers);
   if (response.body === null) {
     res.writeHead(response.status, headers).end();
     return;
