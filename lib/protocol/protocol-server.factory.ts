@@ -81,8 +81,11 @@ const listing =
  */
 export class ProtocolServerFactory {
   private readonly readScopes: RequestScope['readScopes'];
+  private readonly mintRequestState: RequestScope['mintRequestState'];
   private readonly pageSize: number;
   private readonly stateCodec;
+  /** What every server this factory builds is given: the same for each serving unit. */
+  private readonly serverArgs: ConstructorParameters<typeof CatalogMcpServer>;
   private readonly logger = new Logger('McpModule');
   private warnedCannotAsk = false;
 
@@ -103,6 +106,15 @@ export class ProtocolServerFactory {
       bind: (ctx) =>
         `${ctx.mcpReq.method}\0${ctx.http?.req?.headers.get('authorization') ?? ''}\0${ctx.http?.authInfo?.clientId ?? ''}`,
     });
+    this.mintRequestState = (state, ctx) => this.stateCodec.mint(state, ctx);
+    this.serverArgs = [
+      { name: options.name, version: options.version },
+      {
+        ...(options.instructions && { instructions: options.instructions }),
+        requestState: { verify: (state, ctx) => this.stateCodec.verify(state, ctx) },
+      },
+      (name) => catalog.tools.get(name)?.definition.inputSchema,
+    ];
   }
 
   create(
@@ -112,14 +124,7 @@ export class ProtocolServerFactory {
   ): McpServer {
     // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
     const transportOf = typeof transport === 'function' ? transport : () => transport;
-    const product = new CatalogMcpServer(
-      { name: this.options.name, version: this.options.version },
-      {
-        ...(this.options.instructions && { instructions: this.options.instructions }),
-        requestState: { verify: (state, ctx) => this.stateCodec.verify(state, ctx) },
-      },
-      (name) => this.catalog.tools.get(name)?.definition.inputSchema,
-    );
+    const product = new CatalogMcpServer(...this.serverArgs);
     // The handlers below go on the low-level server: registering every tool on the
     // McpServer per request would cost O(tools) per request.
     const { server } = product;
@@ -140,7 +145,7 @@ export class ProtocolServerFactory {
       era,
       transport: transportOf(serverContext),
       readScopes: this.readScopes,
-      mintRequestState: (state, ctx) => this.stateCodec.mint(state, ctx),
+      mintRequestState: this.mintRequestState,
       legacyClientCapabilities: () => server.getClientCapabilities(),
     });
     const { tools, prompts, resources, templates } = this.catalog;
