@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ContextIdFactory, ModuleRef } from '@nestjs/core';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
+import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
 import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.js';
 import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { PrimitiveInvokerFactory } from '../execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
 import { VisibilityFactory } from '../execution/visibility.factory.js';
+import type { RegisteredPrimitive } from './primitive.registry.js';
 import type {
   Completer,
   RegisteredPrompt,
@@ -48,19 +50,12 @@ export class PrimitiveBinder {
   }
 
   tool(tool: DiscoveredTool): RegisteredTool {
-    return {
-      key: tool.definition.name,
-      definition: tool.definition,
-      isVisible: this.visibility.create(tool),
-      invoke: this.tools.create(tool),
-    };
+    return { ...this.published(tool, tool.definition.name), invoke: this.tools.create(tool) };
   }
 
   prompt(prompt: DiscoveredPrompt): RegisteredPrompt {
     return {
-      key: prompt.definition.name,
-      definition: prompt.definition,
-      isVisible: this.visibility.create(prompt),
+      ...this.published(prompt, prompt.definition.name),
       get: this.primitives.createPrompt(prompt),
       argumentsSchema: prompt.argumentsSchema,
       completers: new Map(),
@@ -68,20 +63,26 @@ export class PrimitiveBinder {
   }
 
   resource(resource: DiscoveredResource): RegisteredResource | RegisteredTemplate {
-    const common = {
-      isVisible: this.visibility.create(resource),
-      read: this.primitives.createResource(resource),
-    };
     if (resource.kind === 'static') {
-      return { key: resource.definition.uri, definition: resource.definition, ...common };
+      return {
+        ...this.published(resource, resource.definition.uri),
+        read: this.primitives.createResource(resource),
+      };
     }
     return {
-      key: resource.definition.uriTemplate,
-      definition: resource.definition,
+      ...this.published(resource, resource.definition.uriTemplate),
+      read: this.primitives.createResource(resource),
       template: resource.template,
       argumentsSchema: resource.argumentsSchema,
       completers: new Map(),
-      ...common,
     };
+  }
+
+  /** What every published entry has: its key, its definition, who may see it. */
+  private published<Definition>(
+    method: DiscoveredMethod & { readonly definition: Definition },
+    key: string,
+  ): RegisteredPrimitive<Definition> {
+    return { key, definition: method.definition, isVisible: this.visibility.create(method) };
   }
 }
