@@ -1,29 +1,17 @@
-import type { CanActivate, Provider, Type } from '@nestjs/common';
+import type { Provider, Type } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { McpModuleOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_HTTP_PATH } from '../../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import { McpServerHost } from '../../protocol/mcp-server.host.js';
 import { GUARDS_METADATA, PATH_METADATA } from '../../utils/nest-internals.js';
+import { resolveGuard } from '../guard.resolver.js';
 import { endpointPathMatcher } from './express-body.middleware.js';
 import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_ROUTE } from './fastify-route.hook.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './mcp-http.constants.js';
 import { MCP_ROUTE_METHODS } from './mcp-http.controller.js';
 import { attachToPlatform } from './mcp-http.platform.js';
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
-
-/** A guard given as a class is the app's provider when it has one, else made through DI. */
-async function resolveGuard(
-  moduleRef: ModuleRef,
-  guard: Type<CanActivate> | CanActivate,
-): Promise<CanActivate> {
-  if (typeof guard !== 'function') return guard;
-  try {
-    return moduleRef.get(guard, { strict: false });
-  } catch {
-    return moduleRef.create(guard);
-  }
-}
 
 /**
  * Creates the endpoint and gives the registration's controller its path and guards.

@@ -4,6 +4,7 @@ import { isObservable, lastValueFrom } from 'rxjs';
 import { DetachedResponse } from '../../execution/detached-response.js';
 import type { McpServerHost } from '../../protocol/mcp-server.host.js';
 import { ExecutionContextHost } from '../../utils/nest-internals.js';
+import { resolveGuard } from '../guard.resolver.js';
 
 /**
  * The caller of a transport without HTTP (stdio, the CLI): an object shaped like the HTTP
@@ -66,8 +67,9 @@ export async function authenticateCaller(
   request: object,
   guards: readonly CallerGuard[] = defaultCallerGuards(host),
 ): Promise<void> {
+  const moduleRef = app.get(ModuleRef, { strict: false });
   for (const guard of guards) {
-    const instance = await resolveGuard(app, guard);
+    const instance = await resolveGuard(moduleRef, guard);
     const context = new ExecutionContextHost(
       [request, new DetachedResponse(), undefined],
       McpCallerConnection,
@@ -100,19 +102,6 @@ export class CallerRefusedError extends Error {
   ) {
     super(`The MCP caller was refused by ${guard}: ${reason}`);
     this.name = 'CallerRefusedError';
-  }
-}
-
-/** A guard given as a class is the app's provider when it has one, else made through DI. */
-async function resolveGuard(
-  app: INestApplicationContext,
-  guard: CallerGuard,
-): Promise<CanActivate> {
-  if (typeof guard !== 'function') return guard;
-  try {
-    return app.get(guard, { strict: false });
-  } catch {
-    return app.get(ModuleRef, { strict: false }).create(guard);
   }
 }
 
