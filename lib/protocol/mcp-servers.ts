@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_HTTP_PATH } from '../mcp.constants.js';
 import type { McpServerHost } from './mcp-server.host.js';
 
-/** `'/mcp/catalog/'` and `'mcp//catalog'` name the same route as `'mcp/catalog'`. */
-const normalizePath = (path: string): string => path.split('/').filter(Boolean).join('/');
+/**
+ * The HTTP path a server claims, none with `http: false`. `'/mcp/catalog/'` and
+ * `'mcp//catalog'` name the same route as `'mcp/catalog'`.
+ */
+const claimedPath = ({ http }: McpModuleOptions): string | undefined =>
+  http === false
+    ? undefined
+    : (http?.path ?? DEFAULT_HTTP_PATH).split('/').filter(Boolean).join('/');
 
 /**
  * Every MCP server of the app, one per `McpModule.forRoot()`/`forRootAsync()`
@@ -56,7 +63,7 @@ export class McpServers {
 
   /** @internal Called by each `McpServerHost` once its options are known. */
   register(host: McpServerHost): void {
-    const { name, http } = host.options;
+    const { name } = host.options;
     if (this.byName.has(name)) {
       throw new McpConfigurationError(
         `Two McpModule registrations are named "${name}". Each MCP server needs its own ` +
@@ -64,13 +71,9 @@ export class McpServers {
           `choose a server by it): rename one.`,
       );
     }
-    if (http !== false) {
-      const path = normalizePath(http?.path ?? DEFAULT_HTTP_PATH);
-      const other = this.all().find(
-        (candidate) =>
-          candidate.options.http !== false &&
-          normalizePath(candidate.options.http?.path ?? DEFAULT_HTTP_PATH) === path,
-      );
+    const path = claimedPath(host.options);
+    if (path !== undefined) {
+      const other = this.all().find((candidate) => claimedPath(candidate.options) === path);
       if (other) {
         throw new McpConfigurationError(
           `The MCP servers "${other.options.name}" and "${name}" both claim the HTTP path ` +
