@@ -19,7 +19,7 @@ export interface ServerCatalog {
  * The listings a host may offer besides `tools()`: read when the host has the method, so
  * the CLI shows prompts and resources as soon as their registry exists.
  */
-export const OPTIONAL_LISTINGS = ['prompts', 'resources', 'resourceTemplates'] as const;
+const OPTIONAL_LISTINGS = ['prompts', 'resources', 'resourceTemplates'] as const;
 
 /** The catalog of one server, as a caller whom no guard rejects sees it. */
 export function describeServer(host: McpServerHost): ServerCatalog {

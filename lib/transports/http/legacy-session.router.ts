@@ -70,10 +70,6 @@ export class LegacySessionRouter {
     this.maxSessions = options.maxSessions ?? 10_000;
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   /** @param options what the endpoint read of the request: its body and the caller's auth */
   async handle(request: Request, options: LegacyRequestOptions): Promise<Response> {
     const { parsedBody, authInfo } = options;

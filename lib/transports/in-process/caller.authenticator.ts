@@ -89,7 +89,7 @@ export async function authenticateCaller(
 }
 
 /** The guards of the server's HTTP endpoint: what admits a caller there admits it here. */
-export function defaultCallerGuards(host: McpServerHost): readonly CallerGuard[] {
+function defaultCallerGuards(host: McpServerHost): readonly CallerGuard[] {
   const http = host.options.http;
   return (http && http.guards) || [];
 }

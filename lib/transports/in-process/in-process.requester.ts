@@ -1,16 +1,12 @@
 import {
   InMemoryTransport,
   LATEST_PROTOCOL_VERSION,
+  METHOD_NOT_FOUND,
   type JSONRPCMessage,
   type McpServer,
 } from '@modelcontextprotocol/server';
+import type { TransportContext } from '../../execution/mcp-call.js';
 import type { McpServerHost } from '../../protocol/mcp-server.host.js';
-
-/**
- * What the server factory takes about the caller (`{ request?, response? }`), named through
- * the factory itself so this file follows it wherever that type lives.
- */
-export type CallerTransport = Parameters<McpServerHost['servers']['create']>[1];
 
 /** A JSON-RPC error answer, as the server sent it. */
 export class InProcessRequestError extends Error {
@@ -44,7 +40,7 @@ export class InProcessRequester {
   /** Connects to a fresh server of `host` for the given caller and runs the `initialize` handshake. */
   static async connect(
     host: McpServerHost,
-    transport: CallerTransport = {},
+    transport: TransportContext = {},
   ): Promise<InProcessRequester> {
     const [client, serverSide] = InMemoryTransport.createLinkedPair();
     const server = host.servers.create('legacy', transport);
@@ -92,7 +88,7 @@ export class InProcessRequester {
           jsonrpc: '2.0',
           id: message.id,
           error: {
-            code: -32601,
+            code: METHOD_NOT_FOUND,
             message: `The in-process client does not serve ${message.method}.`,
           },
         });
