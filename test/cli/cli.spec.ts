@@ -19,15 +19,19 @@ interface Run {
   stderr: string;
 }
 
-function cli(...args: string[]): Promise<Run> {
+/** The CLI run as a user would, with `NESTJS_MCP_AUTHORIZATION` only when `authorization` is given. */
+function cliAs(authorization: string | undefined, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env.NESTJS_MCP_AUTHORIZATION;
+    if (authorization !== undefined) env.NESTJS_MCP_AUTHORIZATION = authorization;
     execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env }, (error, stdout, stderr) =>
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );
   });
 }
+
+const cli = (...args: string[]) => cliAs(undefined, ...args);
 
 /** A usage error: one line on stderr that says what to type, no stack, exit code 2. */
 function expectUsageError(run: Run, text: string): void {
@@ -90,14 +94,14 @@ describe('nestjs-mcp call', () => {
   });
 
   it('prints the raw CallToolResult with --json, and reads the caller from NESTJS_MCP_AUTHORIZATION', async () => {
-    const run = await new Promise<Run>((resolve) =>
-      execFile(
-        process.execPath,
-        [CLI, 'call', MODULE, 'get_product', '--json', '--args', '{"id":"not-a-uuid"}'],
-        { cwd: ROOT, env: { ...process.env, NESTJS_MCP_AUTHORIZATION: 'Bearer admin-token' } },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-      ),
+    const run = await cliAs(
+      'Bearer admin-token',
+      'call',
+      MODULE,
+      'get_product',
+      '--json',
+      '--args',
+      '{"id":"not-a-uuid"}',
     );
     // Invalid arguments are an isError result: printed, exit code 1.
     expect(run.code).toBe(1);

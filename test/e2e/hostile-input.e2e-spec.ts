@@ -32,11 +32,7 @@ const callWith = (argumentsJson: string) =>
   `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":${argumentsJson},"_meta":${JSON.stringify(META)}}}`;
 
 const nestedArguments = (levels: number) =>
-  '{"message":"hi","note":'.repeat(1) +
-  '{"text":'.repeat(levels) +
-  '"x"' +
-  '}'.repeat(levels) +
-  '}';
+  '{"message":"hi","note":' + '{"text":'.repeat(levels) + '"x"' + '}'.repeat(levels) + '}';
 
 interface Row {
   /** What the client does wrong. */

@@ -6,9 +6,17 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { McpModule, McpServerHost, McpTool, bootstrapStdio, CallerRefusedError } from 'nestjs-mcp';
+import {
+  McpModule,
+  McpServerHost,
+  McpTool,
+  bootstrapStdio,
+  CallerRefusedError,
+  type StdioBootstrapOptions,
+} from 'nestjs-mcp';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { initializeRequest } from './stdio-process.js';
 
 class PingDto {
   @IsString()
@@ -69,20 +77,14 @@ function pipes() {
   };
   /** The 2025 handshake, as a client opens a stdio connection (request id 1). */
   const initialize = async () => {
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      },
-    });
+    send(initializeRequest(1));
     await next((message) => message.id === 1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   };
-  return { stdin, stdout, send, next, initialize };
+  /** `PingModule` served on these streams, quietly, leaving the test process alone. */
+  const serve = (options: StdioBootstrapOptions) =>
+    bootstrapStdio(PingModule, { ...options, stdin, stdout, logger: false, exitOnClose: false });
+  return { send, next, initialize, serve, endInput: () => stdin.end() };
 }
 
 describe('bootstrapStdio', () => {
@@ -94,13 +96,7 @@ describe('bootstrapStdio', () => {
 
   it('serves the app on the given streams, pushes catalog changes, and closes the app when stdin ends', async () => {
     const io = pipes();
-    const served = await bootstrapStdio(PingModule, {
-      request: { headers: { Authorization: 'Bearer ok' } },
-      stdin: io.stdin,
-      stdout: io.stdout,
-      logger: false,
-      exitOnClose: false,
-    });
+    const served = await io.serve({ request: { headers: { Authorization: 'Bearer ok' } } });
     close = served.close;
     await io.initialize();
     io.send({
@@ -117,20 +113,14 @@ describe('bootstrapStdio', () => {
     served.app.get(McpServerHost, { strict: false }).removeTool('ping');
     await io.next((message) => message.method === 'notifications/tools/list_changed');
 
-    io.stdin.end();
+    io.endInput();
     await served.closed;
     close = undefined;
   });
 
   it('refuses to serve a caller the http guards reject, and closes the app', async () => {
     const io = pipes();
-    const attempt = bootstrapStdio(PingModule, {
-      request: () => ({ headers: { authorization: 'Bearer wrong' } }),
-      stdin: io.stdin,
-      stdout: io.stdout,
-      logger: false,
-      exitOnClose: false,
-    });
+    const attempt = io.serve({ request: () => ({ headers: { authorization: 'Bearer wrong' } }) });
     await expect(attempt).rejects.toThrow(CallerRefusedError);
     await expect(attempt).rejects.toThrow(
       /refused by TokenGuard: bad token \(401\)\. Give the caller's credentials in the request option/,
@@ -139,26 +129,14 @@ describe('bootstrapStdio', () => {
 
   it('serves without checking the caller when guards is []', async () => {
     const io = pipes();
-    const served = await bootstrapStdio(PingModule, {
-      guards: [],
-      stdin: io.stdin,
-      stdout: io.stdout,
-      logger: false,
-      exitOnClose: false,
-    });
+    const served = await io.serve({ guards: [] });
     close = served.close;
     expect(served.app.get(McpServerHost, { strict: false }).options.name).toBe('ping');
   });
 
   it('answers the calls in flight when stdin ends, then closes the app', async () => {
     const io = pipes();
-    const served = await bootstrapStdio(PingModule, {
-      guards: [],
-      stdin: io.stdin,
-      stdout: io.stdout,
-      logger: false,
-      exitOnClose: false,
-    });
+    const served = await io.serve({ guards: [] });
     close = served.close;
     await io.initialize();
     gate.release = undefined;
@@ -166,7 +144,7 @@ describe('bootstrapStdio', () => {
     await expect.poll(() => gate.release).toBeDefined();
     let closed = false;
     void served.closed.then(() => (closed = true));
-    io.stdin.end();
+    io.endInput();
     // The client is done sending; the call it already sent is still running.
     await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(false);
