@@ -5,6 +5,9 @@ import { invalidOptionsMessage } from './mcp.messages.js';
 const isNonEmptyString = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '';
 
+const isPositiveInteger = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) > 0;
+
 /** Checks the options at bootstrap, so that a mistake stops the app with a correct example. */
 export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   const problems: string[] = [];
@@ -39,7 +42,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
       );
     }
   }
-  if (pageSize !== undefined && !(Number.isInteger(pageSize) && (pageSize as number) > 0)) {
+  if (pageSize !== undefined && !isPositiveInteger(pageSize)) {
     problems.push(`"pageSize" must be a positive integer (got ${JSON.stringify(pageSize)})`);
   }
   if (requestState !== undefined) {
@@ -74,14 +77,10 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     if (typeof http !== 'object' || http === null) {
       problems.push('"http" must be an object ({ path, guards }) or false');
     } else {
-      const { path, guards, allowedHosts, allowedOrigins, dnsRebindingProtection } = http as Record<
-        string,
-        unknown
-      >;
-      for (const [option, list] of [
-        ['allowedHosts', allowedHosts],
-        ['allowedOrigins', allowedOrigins],
-      ] as const) {
+      const httpOptions = http as Record<string, unknown>;
+      const { path, guards, dnsRebindingProtection, legacySessions } = httpOptions;
+      for (const option of ['allowedHosts', 'allowedOrigins'] as const) {
+        const list = httpOptions[option];
         if (
           list !== undefined &&
           !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
@@ -91,16 +90,14 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
           );
         }
       }
-      const limits = http as Record<string, unknown>;
       for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
-        const value = limits[option];
-        if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) {
+        const value = httpOptions[option];
+        if (value !== undefined && !isPositiveInteger(value)) {
           problems.push(
             `"http.${option}" must be a positive whole number (got ${JSON.stringify(value)})`,
           );
         }
       }
-      const { legacySessions } = limits;
       if (
         legacySessions !== undefined &&
         typeof legacySessions !== 'boolean' &&

@@ -144,6 +144,10 @@ describe('McpModule', () => {
       '"http.shutdownTimeoutMs" must be a positive whole number (got 1.5)',
     ],
     [
+      { name: 'x', version: '1', http: { allowedOrigins: ['a', 1] } },
+      '"http.allowedOrigins" must be an array of hostnames',
+    ],
+    [
       { name: 'x', version: '1', http: { legacySessions: 'yes' } },
       '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }',
     ],
