@@ -1,6 +1,7 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { McpTool } from 'nestjs-mcp';
+import { addNumbersText, type AddNumbersArgs } from './add-numbers.js';
 
 const TOOLS_PER_PROVIDER = 10;
 
@@ -14,8 +15,8 @@ const named = <T extends Function>(name: string, value: T): T => {
  * every tool needs a method of its own.
  */
 const createMethod = () =>
-  function (input: { a: number; b: number; label: string }): string {
-    return `${input.label}: ${input.a + input.b}`;
+  function (input: AddNumbersArgs): string {
+    return addNumbersText(input);
   };
 
 /** A DTO class like `AddNumbersDto`, with its decorators applied at runtime. */
