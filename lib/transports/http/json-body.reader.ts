@@ -21,10 +21,8 @@ export async function readJsonBody(
   request: IncomingMessage,
   limits: JsonBodyLimits,
 ): Promise<JsonBodyOutcome> {
-  const contentType = request.headers['content-type'];
-  if (!isJsonContentType(contentType)) {
-    return { ok: false, answer: httpErrors.unsupportedMediaType(contentType) };
-  }
+  const refused = refuseMediaType(request);
+  if (refused) return refused;
   const text = await readText(request, limits.maxBodyBytes);
   if (text === undefined) return { ok: false, answer: httpErrors.tooLarge(limits.maxBodyBytes) };
   let body: unknown;
@@ -41,8 +39,27 @@ export async function readJsonBody(
   return checkJsonBody(body, limits.maxJsonDepth);
 }
 
+/**
+ * A body the platform already parsed, checked as one read here is: media type, then
+ * {@link checkJsonBody}.
+ */
+export function checkParsedJsonBody(
+  request: IncomingMessage,
+  body: unknown,
+  maxJsonDepth: number,
+): JsonBodyOutcome {
+  return refuseMediaType(request) ?? checkJsonBody(body, maxJsonDepth);
+}
+
+/** Only `application/json` (with any parameters) is read. */
+function refuseMediaType(request: IncomingMessage): JsonBodyOutcome | undefined {
+  const contentType = request.headers['content-type'];
+  if (isJsonContentType(contentType)) return undefined;
+  return { ok: false, answer: httpErrors.unsupportedMediaType(contentType) };
+}
+
 /** Refuses a parsed body that nests too deep or carries a prototype-pollution key. */
-export function checkJsonBody(body: unknown, maxJsonDepth: number): JsonBodyOutcome {
+function checkJsonBody(body: unknown, maxJsonDepth: number): JsonBodyOutcome {
   const problem = findJsonInputProblem(body, maxJsonDepth);
   if (problem)
     return { ok: false, answer: httpErrors.invalidInput(describeJsonInputProblem(problem)) };

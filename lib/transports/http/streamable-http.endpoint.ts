@@ -1,7 +1,6 @@
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
-  isJsonContentType,
   isLegacyRequest,
   type AuthInfo,
   type McpHttpHandler,
@@ -17,7 +16,7 @@ import { DnsRebindingProtection } from './dns-rebinding.protection.js';
 import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
 import { InFlightRequests } from './in-flight-requests.tracker.js';
 import {
-  checkJsonBody,
+  checkParsedJsonBody,
   readJsonBody,
   type JsonBodyLimits,
   type JsonBodyOutcome,
@@ -218,11 +217,7 @@ export class StreamableHttpEndpoint {
     const parsed =
       exchange.parsedBody ?? (request.body !== undefined ? { value: request.body } : undefined);
     if (!parsed) return readJsonBody(request, this.limits);
-    const contentType = request.headers['content-type'];
-    if (!isJsonContentType(contentType)) {
-      return { ok: false, answer: httpErrors.unsupportedMediaType(contentType) };
-    }
-    return checkJsonBody(parsed.value, this.limits.maxJsonDepth);
+    return checkParsedJsonBody(request, parsed.value, this.limits.maxJsonDepth);
   }
 
   /**
