@@ -21,6 +21,7 @@ export async function complete(
   scope: RequestScope,
 ): Promise<CompleteResult> {
   const { ref, argument, context } = request.params;
+  const filledIn = context?.arguments ?? {};
   const isPrompt = ref.type === 'ref/prompt';
   const name = isPrompt ? ref.name : ref.uri;
   const target = isPrompt ? catalog.prompts.get(name) : catalog.templates.get(name);
@@ -32,18 +33,12 @@ export async function complete(
     if (!isPrompt && catalog.resources.get(name)) return { completion: { values: [] } };
     throw unknownTarget();
   }
-  const listingCall = new McpCall(
-    isPrompt ? 'prompt' : 'resource',
-    name,
-    context?.arguments ?? {},
-    scope,
-    'list',
-  );
+  const listingCall = new McpCall(isPrompt ? 'prompt' : 'resource', name, filledIn, scope, 'list');
   if (target.isVisible.guarded && !(await target.isVisible(listingCall))) throw unknownTarget();
   try {
     return {
       completion: await completeArgument(target, argument, {
-        arguments: context?.arguments ?? {},
+        arguments: filledIn,
         argument: argument.name,
         call: listingCall,
       }),
