@@ -1,6 +1,8 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
-import type { McpCompletionValues } from '../interfaces/mcp-completion.interface.js';
-import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
+import type {
+  McpCompletionContext,
+  McpCompletionValues,
+} from '../interfaces/mcp-completion.interface.js';
 import type { PromptInvoker, ResourceReader } from '../execution/primitive-invoker.factory.js';
 import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../schema/json-schema.interface.js';
