@@ -1,6 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { describeJsonInputProblem, findJsonInputProblem } from '../../utils/json-input.util.js';
-import type { JsonBodyLimits } from './json-body.reader.js';
+import { checkJsonBody, type JsonBodyLimits } from './json-body.reader.js';
 import { httpErrors } from './json-rpc-error.response.js';
 
 /**
@@ -100,10 +99,8 @@ function invalidJsonAnswer(request: object, maxJsonDepth: number): Response {
   } catch (error) {
     return httpErrors.parseError((error as Error).message);
   }
-  const problem = findJsonInputProblem(value, maxJsonDepth);
-  return problem
-    ? httpErrors.invalidInput(describeJsonInputProblem(problem))
-    : httpErrors.parseError('the JSON parser refused it');
+  const checked = checkJsonBody(value, maxJsonDepth);
+  return checked.ok ? httpErrors.parseError('the JSON parser refused it') : checked.answer;
 }
 
 function bodyErrorAnswer(

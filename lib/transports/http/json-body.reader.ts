@@ -59,7 +59,7 @@ function refuseMediaType(request: IncomingMessage): JsonBodyOutcome | undefined 
 }
 
 /** Refuses a parsed body that nests too deep or carries a prototype-pollution key. */
-function checkJsonBody(body: unknown, maxJsonDepth: number): JsonBodyOutcome {
+export function checkJsonBody(body: unknown, maxJsonDepth: number): JsonBodyOutcome {
   const problem = findJsonInputProblem(body, maxJsonDepth);
   if (problem)
     return { ok: false, answer: httpErrors.invalidInput(describeJsonInputProblem(problem)) };
