@@ -4,7 +4,7 @@
 export const escapePointer = (segment: string): string =>
   segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
-export const unescapePointer = (segment: string): string =>
+const unescapePointer = (segment: string): string =>
   segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** The unescaped tokens of a pointer; none for `""`, the whole value. */
