@@ -4,6 +4,8 @@ import type { ServerCatalog } from './server-catalog.js';
 import { formatTable, wrapText } from './text-table.js';
 
 type Entry = Record<string, any>;
+/** A prompt argument, or a tool argument as `summarizeProperties` gives it. */
+type Argument = { name: string; required?: boolean; description?: string };
 
 /** One kind of thing a server publishes, as `list` prints it for people. */
 interface CatalogSection {
@@ -25,32 +27,22 @@ const TOOLS: CatalogSection = {
       tool.name,
       tool.title ?? tool.annotations?.title ?? '',
       hintsOf(tool as Tool) || '-',
-      summarizeProperties(tool.inputSchema)
-        .map((property) => (property.required ? property.name : `${property.name}?`))
-        .join(', ') || '(none)',
+      argumentList(summarizeProperties(tool.inputSchema)),
     ]),
   ],
   heading: (tool) => tool.name,
   details: (tool, width) => {
-    const lines = tool.description ? wrapText(tool.description, width, '    ') : [];
+    const lines = descriptionOf(tool, width);
     const properties = summarizeProperties(tool.inputSchema);
     if (properties.length === 0) lines.push('    No arguments.');
     else {
-      const described = properties.some((p) => p.description);
       lines.push(
-        ...formatTable(
-          [
-            ['ARGUMENT', 'TYPE', 'REQUIRED', 'CONSTRAINTS', ...(described ? ['DESCRIPTION'] : [])],
-            ...properties.map((p) => [
-              p.name,
-              p.type,
-              p.required ? 'yes' : 'no',
-              p.constraints || '-',
-              ...(described ? [p.description] : []),
-            ]),
-          ],
-          '    ',
-        ),
+        ...argumentTable(['ARGUMENT', 'TYPE', 'REQUIRED', 'CONSTRAINTS'], properties, (p) => [
+          p.name,
+          p.type,
+          p.required ? 'yes' : 'no',
+          p.constraints || '-',
+        ]),
       );
     }
     if (tool.outputSchema) lines.push(`    Returns: ${outputOf(tool.outputSchema)}`);
@@ -66,29 +58,19 @@ const PROMPTS: CatalogSection = {
     ...prompts.map((prompt) => [
       prompt.name,
       prompt.title ?? '',
-      ((prompt.arguments ?? []) as Entry[])
-        .map((argument) => (argument.required ? argument.name : `${argument.name}?`))
-        .join(', ') || '(none)',
+      argumentList((prompt.arguments ?? []) as Argument[]),
     ]),
   ],
   heading: (prompt) => prompt.name,
   details: (prompt, width) => {
-    const lines = prompt.description ? wrapText(prompt.description, width, '    ') : [];
-    const args = (prompt.arguments ?? []) as Entry[];
+    const lines = descriptionOf(prompt, width);
+    const args = (prompt.arguments ?? []) as Argument[];
     if (args.length > 0) {
-      const described = args.some((a) => a.description);
       lines.push(
-        ...formatTable(
-          [
-            ['ARGUMENT', 'REQUIRED', ...(described ? ['DESCRIPTION'] : [])],
-            ...args.map((a) => [
-              a.name,
-              a.required ? 'yes' : 'no',
-              ...(described ? [a.description ?? ''] : []),
-            ]),
-          ],
-          '    ',
-        ),
+        ...argumentTable(['ARGUMENT', 'REQUIRED'], args, (a) => [
+          a.name,
+          a.required ? 'yes' : 'no',
+        ]),
       );
     }
     return lines;
@@ -110,8 +92,7 @@ const resourceSection = (
     ]),
   ],
   heading: (resource) => `${resource.name ?? ''} (${resource.uri ?? resource.uriTemplate ?? ''})`,
-  details: (resource, width) =>
-    resource.description ? wrapText(resource.description, width, '    ') : [],
+  details: descriptionOf,
 });
 
 /**
@@ -144,6 +125,32 @@ export function formatCatalogs(catalogs: readonly ServerCatalog[], width = 100):
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** An entry's description, wrapped under its heading. */
+function descriptionOf(entry: Entry, width: number): string[] {
+  return entry.description ? wrapText(entry.description, width, '    ') : [];
+}
+
+/** `a, b?` for the overview: each argument, `?` when optional. */
+function argumentList(args: readonly Argument[]): string {
+  return args.map((a) => (a.required ? a.name : `${a.name}?`)).join(', ') || '(none)';
+}
+
+/** The argument table under an entry, with a DESCRIPTION column only when one has a description. */
+function argumentTable<T extends Argument>(
+  header: string[],
+  args: readonly T[],
+  cells: (argument: T) => string[],
+): string[] {
+  const described = args.some((a) => a.description);
+  return formatTable(
+    [
+      [...header, ...(described ? ['DESCRIPTION'] : [])],
+      ...args.map((a) => [...cells(a), ...(described ? [a.description ?? ''] : [])]),
+    ],
+    '    ',
+  );
 }
 
 function hintsOf(tool: Tool): string {
