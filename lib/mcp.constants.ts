@@ -42,3 +42,6 @@ export const MCP_COMPLETION_METADATA = 'mcp:completion';
 
 /** At most this many completion values go to the client (MCP `completion/complete`). */
 export const MAX_COMPLETION_VALUES = 100;
+
+/** Metadata key of the class decorator `@McpGroup()`. @internal */
+export const MCP_GROUP_METADATA = 'mcp:group';

@@ -16,6 +16,10 @@ export const invalidToolNameMessage = (name: string, where: string): string =>
   `^[a-zA-Z0-9_.-]{1,128}$ (letters, digits, "_", "-" and "." only, at most 128 characters). ` +
   `Give a valid name with @McpTool({ name: 'my_tool' }).`;
 
+export const invalidPromptNameMessage = (name: string, where: string): string =>
+  `The prompt name "${name}" of ${where} is not allowed: use letters, digits, "_", "-" ` +
+  `and "." (at most 128 characters), e.g. @McpPrompt({ name: 'my_prompt' }).`;
+
 export const duplicateToolNameMessage = (name: string, where: string[]): string =>
   `The tool name "${name}" is used by ${where.join(' and ')}. Tool names must be unique per ` +
   `server: rename one with @McpTool({ name: '...' }).`;

@@ -1,8 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { McpGroupOptions } from '../interfaces/mcp-group-options.interface.js';
-
-/** Metadata key of the class decorator `@McpGroup()`. @internal */
-export const MCP_GROUP_METADATA = 'mcp:group';
+import { MCP_GROUP_METADATA } from '../mcp.constants.js';
 
 /** What `@McpGroup()` stores on the class. @internal */
 export interface McpGroupMetadata extends McpGroupOptions {

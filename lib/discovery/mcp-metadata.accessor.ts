@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { MCP_GROUP_METADATA, type McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
+import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
 import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
@@ -8,6 +8,7 @@ import type { McpResourceOptions } from '../interfaces/mcp-resource-options.inte
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import {
   MCP_COMPLETION_METADATA,
+  MCP_GROUP_METADATA,
   MCP_HIDDEN_METADATA,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,

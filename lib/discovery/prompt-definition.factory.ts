@@ -4,6 +4,7 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
+import { invalidPromptNameMessage } from '../mcp.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
@@ -29,10 +30,7 @@ export class PromptDefinitionFactory {
     const where = `${target.name}.${methodName}`;
     const name = options.name ?? toSnakeCase(methodName);
     if (!TOOL_NAME_PATTERN.test(name)) {
-      throw new McpConfigurationError(
-        `The prompt name "${name}" of ${where} is not allowed: use letters, digits, "_", "-" ` +
-          `and "." (at most 128 characters), e.g. @McpPrompt({ name: 'my_prompt' }).`,
-      );
+      throw new McpConfigurationError(invalidPromptNameMessage(name, where));
     }
     const { dto, plain = false } = readToolParameters(target, methodName, where, {
       plainArguments: true,
