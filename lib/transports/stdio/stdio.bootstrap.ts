@@ -4,7 +4,6 @@ import {
   type DynamicModule,
   type INestApplicationContext,
   type LoggerService,
-  type LogLevel,
   type Type,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -133,7 +132,7 @@ async function serve(
 
 function toLogger(logger: StdioBootstrapOptions['logger']): LoggerService | false {
   if (logger === undefined) return new StderrLogger();
-  if (Array.isArray(logger)) return new StderrLogger({ logLevels: logger as LogLevel[] });
+  if (Array.isArray(logger)) return new StderrLogger({ logLevels: logger });
   return logger;
 }
 
