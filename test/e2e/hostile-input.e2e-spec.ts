@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixtureTokenGuard } from '../fixtures/fixture.guards.js';
 import { FixtureScopedTools, FixtureToolsService } from '../fixtures/fixture.tools.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { MODERN_VERSION } from '../support/mcp-post.js';
+import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -21,11 +21,7 @@ const MAX_BODY_BYTES = 16 * 1024;
 })
 class HostileInputAppModule {}
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'hostile', version: '1' },
-};
+const META = modernMeta('hostile');
 
 /** The text of a 2026-07-28 `tools/call` of `echo` whose `arguments` are `argumentsJson`. */
 const callWith = (argumentsJson: string) =>

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, SlowTools } from '../fixtures/slow.tools.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { MODERN_VERSION } from '../support/mcp-post.js';
+import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
 
 const slowModule = (shutdownTimeoutMs?: number) => {
   @Module({
@@ -47,11 +47,7 @@ function callTool(url: URL, name: string): Promise<{ status: number; body: any }
     params: {
       name,
       arguments: {},
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-        'io.modelcontextprotocol/clientCapabilities': {},
-        'io.modelcontextprotocol/clientInfo': { name: 'shutdown', version: '1' },
-      },
+      _meta: modernMeta('shutdown'),
     },
   });
   return new Promise((resolve, reject) => {

@@ -3,6 +3,13 @@ import request from 'supertest';
 
 export const MODERN_VERSION = '2026-07-28';
 
+/** The `_meta` envelope a 2026-07-28 client puts on every request. */
+export const modernMeta = (clientName = 'supertest') => ({
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: clientName, version: '1' },
+});
+
 /**
  * One 2026-07-28 JSON-RPC request, in-process (supertest), with the envelope and the
  * standard headers a modern client sends; `headers` add to them or override them (a wrong
@@ -30,12 +37,7 @@ export function modernRequest(
     params: {
       ...params,
       // Keys given in `params._meta` (client capabilities, a log level) win.
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-        'io.modelcontextprotocol/clientCapabilities': {},
-        'io.modelcontextprotocol/clientInfo': { name: 'supertest', version: '1' },
-        ...(params._meta as Record<string, unknown> | undefined),
-      },
+      _meta: { ...modernMeta(), ...(params._meta as Record<string, unknown> | undefined) },
     },
   });
 }
