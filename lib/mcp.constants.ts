@@ -16,8 +16,11 @@ export enum McpParamtype {
   CONTEXT = 101,
 }
 
-/** The pattern every tool name must match (MCP 2025-11-25, SEP-986). */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,128}$/;
+/**
+ * The pattern every tool name must match (MCP 2025-11-25, SEP-986); prompt names follow it
+ * too.
+ */
+export const PRIMITIVE_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,128}$/;
 
 /** Where the HTTP endpoint is mounted when `http.path` is not given. */
 export const DEFAULT_HTTP_PATH = 'mcp';
@@ -45,3 +48,9 @@ export const MAX_COMPLETION_VALUES = 100;
 
 /** Metadata key of the class decorator `@McpGroup()`. @internal */
 export const MCP_GROUP_METADATA = 'mcp:group';
+
+/**
+ * Metadata key of the parameter layout `ExternalContextCreator` reads for an MCP method
+ * (written by discovery, read by the pipeline). @internal
+ */
+export const MCP_ARGS_METADATA = 'mcp:route-args';

@@ -9,15 +9,16 @@ import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { PrimitiveInvokerFactory } from './execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
 import { VisibilityFactory } from './execution/visibility.factory.js';
-import { ToolCallEventsPublisher } from './events/tool-call-events.publisher.js';
+import { ToolCallEventsPublisher } from './execution/tool-call-events.publisher.js';
 import {
   ASYNC_OPTIONS_TYPE,
   ConfigurableModuleClass,
   OPTIONS_TYPE,
 } from './mcp.module-definition.js';
-import { McpCoreModule } from './mcp-core.module.js';
-import { McpServerHost } from './protocol/mcp-server.host.js';
-import { PrimitiveBinder } from './protocol/primitive.binder.js';
+import { McpCoreModule, McpDiscoveryModule } from './mcp-core.module.js';
+import { McpServerHost } from './servers/mcp-server.host.js';
+import { McpServers } from './servers/mcp-servers.js';
+import { PrimitiveBinder } from './registry/primitive.binder.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
 import { createMcpHttpController } from './transports/http/mcp-http.controller.js';
 import { mcpHttpProviders } from './transports/http/mcp-http.providers.js';
@@ -38,7 +39,7 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
  * @publicApi
  */
 @Module({
-  imports: [McpCoreModule],
+  imports: [McpCoreModule, McpDiscoveryModule],
   providers: [
     McpPipelineFactory,
     ToolInvokerFactory,
@@ -55,8 +56,15 @@ export class McpModule
   extends ConfigurableModuleClass
   implements OnModuleDestroy, OnApplicationShutdown
 {
-  constructor(@Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null) {
+  constructor(
+    @Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null,
+    host: McpServerHost,
+    servers: McpServers,
+  ) {
     super();
+    // While the app's providers are created: two registrations with the same name or HTTP
+    // path fail the bootstrap here.
+    servers.register(host);
   }
 
   static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {

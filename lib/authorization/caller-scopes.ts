@@ -1,5 +1,4 @@
-/** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
-export type CallerScopesReader = (request: any) => readonly string[] | string | undefined | null;
+import type { CallerScopesReader } from '../interfaces/mcp-module-options.interface.js';
 
 /**
  * The default reader: `request.user.scopes`, `request.user.scope` (the OAuth/JWT claim),

@@ -5,8 +5,8 @@ import {
   Injectable,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { McpScopeRequirement } from '../decorators/mcp-scopes.decorator.js';
-import { McpExecutionContext } from '../execution/mcp-execution-context.js';
+import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
+import { McpExecutionContext } from '../context/mcp-execution-context.js';
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 import { defaultCallerScopes, toScopeList } from './caller-scopes.js';
 

@@ -1,9 +1,9 @@
 import {
   authenticateCaller,
   resolveCallerRequest,
-} from '../transports/in-process/caller.authenticator.js';
-import { InProcessRequester } from '../transports/in-process/in-process.requester.js';
-import { selectServerHost } from '../transports/in-process/server-host.selector.js';
+} from '../transports/caller.authenticator.js';
+import { InProcessRequester } from './in-process.requester.js';
+import { selectServerHost } from '../transports/server-host.selector.js';
 import { parseHeaders, parseToolArguments, type CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.context.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';

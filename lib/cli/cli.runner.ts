@@ -1,9 +1,9 @@
 import {
   CallerRefusedError,
   MCP_AUTHORIZATION_ENV,
-} from '../transports/in-process/caller.authenticator.js';
-import { InProcessRequestError } from '../transports/in-process/in-process.requester.js';
-import { ServerSelectionError } from '../transports/in-process/server-host.selector.js';
+} from '../transports/caller.authenticator.js';
+import { InProcessRequestError } from './in-process.requester.js';
+import { ServerSelectionError } from '../transports/server-host.selector.js';
 import { callCommand } from './call.command.js';
 import { parseCliArguments } from './cli.arguments.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-usage.error.js';

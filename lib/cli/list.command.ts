@@ -1,7 +1,7 @@
 import {
   listServerHosts,
   selectServerHost,
-} from '../transports/in-process/server-host.selector.js';
+} from '../transports/server-host.selector.js';
 import type { CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.context.js';
 import { EXIT_OK } from './cli-usage.error.js';

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { McpServerHost } from '../protocol/mcp-server.host.js';
+import type { McpServerHost } from '../servers/mcp-server.host.js';
 
 /** What `nestjs-mcp list` shows of one server (and prints as is with `--json`). */
 export interface ServerCatalog {

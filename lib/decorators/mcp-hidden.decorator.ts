@@ -3,7 +3,7 @@ import { MCP_HIDDEN_METADATA } from '../mcp.constants.js';
 
 /**
  * Keeps one method of an `@McpTools()` class off MCP. The reason is required: it is what
- * the next reader (and the startup log, and `McpServerHost#hiddenTools()`) sees.
+ * the next reader (and the startup log, and `McpServerHost#hiddenMethods()`) sees.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
 import { McpScopesGuard } from '../authorization/mcp-scopes.guard.js';
+import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 
-/** What `@McpScopes()` requires: every scope of `all`, or at least one of `any`. */
-export type McpScopeRequirement = { all: readonly string[] } | { any: readonly string[] };
 
 /**
  * Requires OAuth-style scopes of the caller, on a tool or on every tool of a class. A

@@ -1,4 +1,4 @@
-import type { ArgumentsValidation } from '../execution/dto-arguments.validator.js';
+import type { ArgumentsValidation } from '../validation/dto-arguments.validator.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import type { ServerMembership } from './server-membership.js';
 

@@ -1,5 +1,5 @@
 import type { Prompt } from '@modelcontextprotocol/server';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
 
 /** A prompt found at bootstrap: what `prompts/list` publishes, and where its method lives. */

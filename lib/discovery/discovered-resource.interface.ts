@@ -1,6 +1,6 @@
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
 
 /** A resource with a fixed URI, as `resources/list` publishes it. */

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ToolOutputValidator } from '../execution/tool-output.validator.js';
+import type { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
 
 /** A tool found at bootstrap: what is listed, and where its method lives. */

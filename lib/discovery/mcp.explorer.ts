@@ -1,7 +1,7 @@
 import { Injectable, Logger, type Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
@@ -19,13 +19,13 @@ import { ResourceDefinitionFactory } from './resource-definition.factory.js';
 import { ToolDefinitionFactory } from './tool-definition.factory.js';
 
 /** A method kept off MCP on purpose, with the reason given. */
-export interface HiddenTool {
+export interface McpHiddenMethod {
   readonly where: string;
   readonly reason: string;
 }
 
 /** A hidden method, with the servers it would be published on. */
-export interface ExploredHiddenTool extends HiddenTool {
+export interface ExploredHiddenMethod extends McpHiddenMethod {
   readonly membership: ServerMembership;
 }
 
@@ -38,7 +38,7 @@ export interface ExploredPrimitives {
   readonly prompts: DiscoveredPrompt[];
   readonly resources: DiscoveredResource[];
   readonly completers: DiscoveredCompleter[];
-  readonly hidden: ExploredHiddenTool[];
+  readonly hidden: ExploredHiddenMethod[];
 }
 
 /** Lifecycle hooks are public methods but never tools. */

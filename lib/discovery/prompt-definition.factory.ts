@@ -1,9 +1,9 @@
 import type { Prompt, PromptArgument } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
-import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
+import { PRIMITIVE_NAME_PATTERN } from '../mcp.constants.js';
 import { invalidPromptNameMessage } from '../mcp.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
@@ -11,7 +11,7 @@ import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
-import { readToolParameters } from './tool-parameters.reader.js';
+import { recordParameterLayout } from './method-parameters.reader.js';
 import { withinMethod } from './within-method.util.js';
 
 /** Builds what `prompts/list` publishes for a `@McpPrompt()` method, and its arguments check. */
@@ -29,10 +29,10 @@ export class PromptDefinitionFactory {
   ): DiscoveredPrompt {
     const where = `${target.name}.${methodName}`;
     const name = options.name ?? toSnakeCase(methodName);
-    if (!TOOL_NAME_PATTERN.test(name)) {
+    if (!PRIMITIVE_NAME_PATTERN.test(name)) {
       throw new McpConfigurationError(invalidPromptNameMessage(name, where));
     }
-    const { dto, plain = false } = readToolParameters(target, methodName, where, {
+    const { dto, plain = false } = recordParameterLayout(target, methodName, where, {
       plainArguments: true,
     });
     const schema = withinMethod(where, () =>

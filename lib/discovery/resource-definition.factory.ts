@@ -2,7 +2,7 @@ import { UriTemplate } from '@modelcontextprotocol/server';
 import { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
@@ -10,7 +10,7 @@ import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
-import { readToolParameters } from './tool-parameters.reader.js';
+import { recordParameterLayout } from './method-parameters.reader.js';
 import { withinMethod } from './within-method.util.js';
 
 /** Builds what `resources/list` or `resources/templates/list` publishes for a method. */
@@ -33,7 +33,7 @@ export class ResourceDefinitionFactory {
           `'catalog://categories' or the template 'catalog://products/{sku}'.`,
       );
     }
-    const { dto, plain = false } = readToolParameters(target, methodName, where, {
+    const { dto, plain = false } = recordParameterLayout(target, methodName, where, {
       plainArguments: true,
     });
     const schema = withinMethod(where, () => this.schemaFactory.createInputSchema(dto));

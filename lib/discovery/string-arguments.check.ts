@@ -1,8 +1,8 @@
 import type { Type } from '@nestjs/common';
-import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
+import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import { compileJsonSchema } from '../schema/json-schema.check.js';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
-import { coerceStringValues } from '../schema/string-values.coercer.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
+import { coerceStringValues } from '../validation/string-values.coercer.js';
 import type { ArgumentsCheck } from './discovered-method.interface.js';
 
 /**

@@ -1,21 +1,21 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Logger, Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import type { DtoArgumentsValidator } from '../execution/dto-arguments.validator.js';
-import { ToolOutputValidator } from '../execution/tool-output.validator.js';
+import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
+import { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { TOOL_NAME_PATTERN } from '../mcp.constants.js';
+import { PRIMITIVE_NAME_PATTERN } from '../mcp.constants.js';
 import { invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { compileJsonSchema } from '../schema/json-schema.check.js';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { ArgumentsCheck } from './discovered-method.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
-import { readToolParameters } from './tool-parameters.reader.js';
+import { recordParameterLayout } from './method-parameters.reader.js';
 import { withinMethod } from './within-method.util.js';
 
 /** Builds what `tools/list` publishes for a `@McpTool()` method, and its arguments check. */
@@ -35,9 +35,9 @@ export class ToolDefinitionFactory {
   ): DiscoveredTool {
     const where = `${target.name}.${methodName}`;
     const name = options.name ?? toSnakeCase(methodName);
-    if (!TOOL_NAME_PATTERN.test(name))
+    if (!PRIMITIVE_NAME_PATTERN.test(name))
       throw new McpConfigurationError(invalidToolNameMessage(name, where));
-    const { dto } = readToolParameters(target, methodName, where, {
+    const { dto } = recordParameterLayout(target, methodName, where, {
       plainArguments: options.inputSchema !== undefined,
     });
     const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);

@@ -9,14 +9,14 @@ import {
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
+import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import type {
   McpCallContext,
   McpPhase,
   McpPrimitiveKind,
 } from '../interfaces/mcp-call-context.interface.js';
 import { DetachedResponse } from './detached-response.js';
-import type { ArgumentsValidation } from './dto-arguments.validator.js';
+import type { ArgumentsValidation } from '../validation/dto-arguments.validator.js';
 
 /** What a transport knows about the caller: the platform request and response, if any. */
 export interface TransportContext {
@@ -151,7 +151,7 @@ export class McpCall implements McpCallContext {
   /** The validated DTO instance, or the validation failure raised as an error. */
   validatedArguments(): object | undefined {
     if (!this.validation.ok) {
-      throw new InvalidToolArgumentsError(this.name, this.validation.issues, this.kind);
+      throw new InvalidArgumentsError(this.name, this.validation.issues, this.kind);
     }
     this.executed = true;
     return this.validation.value;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
 import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
-import { MCP_ARGS_METADATA } from '../discovery/tool-parameters.reader.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { MCP_ARGS_METADATA, MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { REQUEST_CONTEXT_ID, withoutGlobalFilters } from '../utils/nest-internals.js';
 import { McpParamsFactory } from './mcp-params.factory.js';

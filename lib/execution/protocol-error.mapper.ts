@@ -5,9 +5,9 @@ import {
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
 import { HttpException, NotFoundException } from '@nestjs/common';
-import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
+import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
-import { formatIssues } from './dto-arguments.validator.js';
+import { formatIssues } from '../validation/dto-arguments.validator.js';
 import { describeHttpException, type UnexpectedErrorReporter } from './tool-error.mapper.js';
 
 /**
@@ -28,7 +28,7 @@ export function resourceNotFound(uri: string, era: ProtocolEra): ProtocolError {
  * | thrown                          | error                                              |
  * | ------------------------------- | -------------------------------------------------- |
  * | ProtocolError                   | itself                                             |
- * | InvalidToolArgumentsError       | -32602, each problem named; `data.issues`          |
+ * | InvalidArgumentsError       | -32602, each problem named; `data.issues`          |
  * | NotFoundException (resource)    | resource not found, as the revision words it       |
  * | HttpException 4xx / McpToolError| -32602 with its message                            |
  * | HttpException 5xx               | -32603 with its message                            |
@@ -40,7 +40,7 @@ export function toProtocolError(
   reportUnexpected: UnexpectedErrorReporter,
 ): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  if (error instanceof InvalidToolArgumentsError) {
+  if (error instanceof InvalidArgumentsError) {
     return new ProtocolError(ProtocolErrorCode.InvalidParams, formatIssues(error.issues), {
       issues: error.issues,
     });

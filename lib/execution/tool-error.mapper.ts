@@ -1,24 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { HttpException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import { InvalidToolArgumentsError } from '../errors/invalid-tool-arguments.error.js';
+import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
+import { errorResult } from '../content/error-result.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
-import { formatIssues } from './dto-arguments.validator.js';
+import { formatIssues } from '../validation/dto-arguments.validator.js';
 
 /** Logs an unexpected error in full and returns a reference the caller may quote. */
 export type UnexpectedErrorReporter = (error: unknown) => string;
 
-/** An `isError` result with one text content. */
-export function errorResult(
-  text: string,
-  structuredContent?: Record<string, unknown>,
-): CallToolResult {
-  return {
-    content: [{ type: 'text', text }],
-    ...(structuredContent && { structuredContent }),
-    isError: true,
-  };
-}
 
 /** What the transport adds to an error: a rate limiter's wait, for example. */
 export interface ToolErrorHints {
@@ -58,7 +48,7 @@ function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): C
  *
  * | thrown                      | result                                                    |
  * | --------------------------- | --------------------------------------------------------- |
- * | InvalidToolArgumentsError   | each problem (JSON pointer, message, allowed values where   |
+ * | InvalidArgumentsError   | each problem (JSON pointer, message, allowed values where   |
  * |                             | the rule lists them); the issues as structured content     |
  * | McpToolError                | its message; its `data` as structured content             |
  * | HttpException (any status)  | "<Error> (<status>): <message>" (+ "Retry after N seconds."
@@ -70,7 +60,7 @@ export function toolErrorToResult(
   reportUnexpected: UnexpectedErrorReporter,
   hints: ToolErrorHints = {},
 ): CallToolResult {
-  if (error instanceof InvalidToolArgumentsError) {
+  if (error instanceof InvalidArgumentsError) {
     return errorResult(formatIssues(error.issues), {
       error: 'invalid_arguments',
       issues: error.issues,

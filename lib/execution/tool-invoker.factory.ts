@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { Injectable, Logger } from '@nestjs/common';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
-import { ToolCallEventsPublisher } from '../events/tool-call-events.publisher.js';
+import { ToolCallEventsPublisher } from './tool-call-events.publisher.js';
 import type { DetachedResponse } from './detached-response.js';
 import type { McpCall } from './mcp-call.js';
 import { McpPipelineFactory } from './mcp-pipeline.factory.js';

@@ -4,4 +4,7 @@ export * from './mcp-group-options.interface.js';
 export * from './mcp-module-options.interface.js';
 export * from './mcp-prompt-options.interface.js';
 export * from './mcp-resource-options.interface.js';
+export * from './mcp-scope-requirement.interface.js';
+export * from './argument-issue.interface.js';
+export type { JsonSchema } from './json-schema.interface.js';
 export * from './mcp-tool-options.interface.js';

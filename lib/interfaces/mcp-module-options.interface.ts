@@ -1,6 +1,21 @@
 import type { CanActivate, Type } from '@nestjs/common';
-import type { CallerScopesReader } from '../authorization/caller-scopes.js';
-import type { LegacySessionOptions } from '../transports/http/legacy-session.router.js';
+
+/** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
+export type CallerScopesReader = (request: any) => readonly string[] | string | undefined | null;
+
+/** Options of the opt-in 2025 session mode (`http.legacySessions`). */
+export interface LegacySessionOptions {
+  /**
+   * A session without any request for this long is closed; its client re-initialises.
+   * @default 1_800_000 (30 minutes)
+   */
+  idleTimeoutMs?: number;
+  /**
+   * At most this many sessions at once; `initialize` beyond it gets 503.
+   * @default 10_000
+   */
+  maxSessions?: number;
+}
 
 /** Options of the Streamable HTTP endpoint. */
 export interface McpHttpOptions {

@@ -1,6 +1,6 @@
 import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from './json-schema.interface.js';
 import type { McpMembershipOptions } from './mcp-group-options.interface.js';
 
 /**
@@ -72,7 +72,7 @@ export interface McpToolOptions extends McpMembershipOptions {
   inputSchema?: JsonSchema;
   /**
    * Keeps the method off MCP, with the reason why (for the next reader, the startup log at
-   * debug level and `McpServerHost#hiddenTools()`). Useful to keep the decorator and its
+   * debug level and `McpServerHost#hiddenMethods()`). Useful to keep the decorator and its
    * options while a tool is withdrawn.
    */
   hidden?: string;

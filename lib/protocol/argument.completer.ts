@@ -5,10 +5,10 @@ import { toProtocolError } from '../execution/protocol-error.mapper.js';
 import { reportUnexpectedError } from '../execution/unexpected-error.reporter.js';
 import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
 import { MAX_COMPLETION_VALUES } from '../mcp.constants.js';
-import { listedValues } from '../schema/string-values.coercer.js';
-import type { McpCatalog } from './mcp-catalog.js';
+import { listedValues } from '../validation/string-values.coercer.js';
+import type { McpCatalog } from '../registry/mcp-catalog.js';
 import { unknownEntry } from './unknown-entry.error.js';
-import type { RegisteredPrompt, RegisteredTemplate } from './registered-primitives.js';
+import type { RegisteredPrompt, RegisteredTemplate } from '../registry/registered-primitives.js';
 
 /**
  * Answers `completion/complete` for a prompt argument or a template variable. A caller

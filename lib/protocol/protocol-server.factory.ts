@@ -18,9 +18,9 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import { describeJsonInputProblem, findJsonInputProblem } from '../utils/json-input.util.js';
 import { complete } from './argument.completer.js';
 import { unknownEntry } from './unknown-entry.error.js';
-import type { McpCatalog } from './mcp-catalog.js';
-import type { McpNotifier } from './mcp-notifier.js';
-import type { PrimitiveRegistry, RegisteredPrimitive } from './primitive.registry.js';
+import type { McpCatalog } from '../registry/mcp-catalog.js';
+import type { McpNotifier } from '../registry/mcp-notifier.js';
+import type { PrimitiveRegistry, RegisteredPrimitive } from '../registry/primitive.registry.js';
 
 /** How long a server lives: one HTTP request, or a connection (stdio, a 2025 session). */
 export interface ServingUnit {

@@ -7,6 +7,7 @@ import {
 import { instanceToPlain } from 'class-transformer';
 import { createRequire } from 'node:module';
 import { DtoSchemaError } from '../errors/dto-schema.error.js';
+import { BUILT_IN_TYPES } from '../utils/built-in-types.js';
 import { escapePointer } from '../utils/json-pointer.util.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type {
@@ -14,7 +15,7 @@ import type {
   McpToolOutput,
 } from '../interfaces/mcp-tool-options.interface.js';
 import { compileJsonSchema } from './json-schema.check.js';
-import type { JsonSchema, JsonSchemaTypeName } from './json-schema.interface.js';
+import type { JsonSchema, JsonSchemaTypeName } from '../interfaces/json-schema.interface.js';
 import {
   argumentAnnotations,
   readApiPropertyAnnotations,
@@ -179,20 +180,6 @@ function transformerStorage(): TransformerMetadataStorage | undefined {
   return undefined;
 }
 
-const BUILT_IN_TYPES = new Set<unknown>([
-  Object,
-  Array,
-  String,
-  Number,
-  Boolean,
-  Date,
-  Map,
-  Set,
-  Promise,
-  Function,
-  Symbol,
-  BigInt,
-]);
 
 const designTypeOf = (dto: Function, property: string): unknown => {
   const reflect = Reflect as unknown as {

@@ -1,6 +1,6 @@
 import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
 import { escapePointer, pointerSegments as segmentsOf } from '../utils/json-pointer.util.js';
-import type { JsonSchema } from './json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 
 /** One reason a value failed a JSON Schema, located by a JSON Pointer. */
 export interface SchemaIssue {

@@ -1,5 +1,5 @@
 import type { McpArgumentOptions } from '../interfaces/mcp-tool-options.interface.js';
-import type { JsonSchema } from './json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 
 /**
  * `DECORATORS.API_MODEL_PROPERTIES` of `@nestjs/swagger`: where `@ApiProperty()` stores its

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { JsonSchema, JsonSchemaTypeName } from './json-schema.interface.js';
+import type { JsonSchema, JsonSchemaTypeName } from '../interfaces/json-schema.interface.js';
 
 /**
  * Every place where the generated schema and class-validator, on its own, disagree: the

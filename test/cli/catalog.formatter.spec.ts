@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCatalogs } from '../../lib/cli/catalog.formatter.js';
 import { describeServer } from '../../lib/cli/server-catalog.js';
-import type { McpServerHost } from '../../lib/protocol/mcp-server.host.js';
+import type { McpServerHost } from '../../lib/servers/mcp-server.host.js';
 
 const tool = {
   name: 'search',

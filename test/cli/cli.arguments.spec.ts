@@ -9,7 +9,7 @@ import { summarizeProperties, typeName } from '../../lib/cli/json-schema.summary
 import {
   MCP_AUTHORIZATION_ENV,
   resolveCallerRequest,
-} from '../../lib/transports/in-process/caller.authenticator.js';
+} from '../../lib/transports/caller.authenticator.js';
 
 describe('parseCliArguments', () => {
   it('reads a call with its flags, in any order', () => {

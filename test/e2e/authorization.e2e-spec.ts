@@ -223,7 +223,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     });
 
     it('reports hidden methods with their reasons', () => {
-      expect(app.get(McpServerHost).hiddenTools()).toEqual([
+      expect(app.get(McpServerHost).hiddenMethods()).toEqual([
         { where: 'OrdersService.refundOrder', reason: 'Refunds go through the payments team.' },
         { where: 'OrdersService.legacyPlaceOrder', reason: 'Replaced by place_order.' },
       ]);

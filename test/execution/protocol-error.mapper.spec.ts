@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { McpToolError } from 'nestjs-mcp';
 import { describe, expect, it, vi } from 'vitest';
-import { InvalidToolArgumentsError } from '../../lib/errors/invalid-tool-arguments.error.js';
+import { InvalidArgumentsError } from '../../lib/errors/invalid-arguments.error.js';
 import { resourceNotFound, toProtocolError } from '../../lib/execution/protocol-error.mapper.js';
 
 const noUnexpected = vi.fn(() => {
@@ -57,7 +57,7 @@ describe('toProtocolError (the error mapping table)', () => {
       { path: '/colour', constraint: 'isIn', message: 'colour is not allowed', allowed: ['red'] },
     ];
     const error = toProtocolError(
-      new InvalidToolArgumentsError('summary', issues, 'prompt'),
+      new InvalidArgumentsError('summary', issues, 'prompt'),
       prompt,
       noUnexpected,
     );

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { McpToolError } from 'nestjs-mcp';
 import { describe, expect, it, vi } from 'vitest';
-import { InvalidToolArgumentsError } from '../../lib/errors/invalid-tool-arguments.error.js';
+import { InvalidArgumentsError } from '../../lib/errors/invalid-arguments.error.js';
 import { toolErrorToResult } from '../../lib/execution/tool-error.mapper.js';
 
 const noUnexpected = () => {
@@ -18,7 +18,7 @@ describe('toolErrorToResult (the error mapping table)', () => {
     const issues = [
       { path: '/price', constraint: 'min', message: 'price must not be less than 0' },
     ];
-    const result = toolErrorToResult(new InvalidToolArgumentsError('create', issues), noUnexpected);
+    const result = toolErrorToResult(new InvalidArgumentsError('create', issues), noUnexpected);
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toContain(
       '/price: price must not be less than 0',

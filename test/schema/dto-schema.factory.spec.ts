@@ -34,7 +34,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { DtoSchemaError } from '../../lib/errors/dto-schema.error.js';
 import { DtoSchemaFactory, type SchemaGapNotice } from '../../lib/schema/dto-schema.factory.js';
-import type { JsonSchema } from '../../lib/schema/json-schema.interface.js';
+import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
 import { KNOWN_SCHEMA_GAPS } from '../../lib/schema/validation-constraint.converters.js';
 
 // Every schema a test builds is compiled here, so an invalid 2020-12 schema fails the test

@@ -44,7 +44,7 @@ import {
   DtoSchemaFactory,
   type SchemaGapNotice,
 } from '../../lib/schema/dto-schema.factory.js';
-import type { JsonSchema } from '../../lib/schema/json-schema.interface.js';
+import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
 
 // Every schema built here must also compile in a strict, independent 2020-12 validator.
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });

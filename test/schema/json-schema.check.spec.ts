@@ -5,7 +5,7 @@ import {
   parseAjvMessage,
   renderValues,
 } from '../../lib/schema/json-schema.check.js';
-import type { JsonSchema } from '../../lib/schema/json-schema.interface.js';
+import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
 
 const address: JsonSchema = {
   type: 'object',

@@ -5,7 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DtoArgumentsValidator } from '../../lib/execution/dto-arguments.validator.js';
+import { DtoArgumentsValidator } from '../../lib/validation/dto-arguments.validator.js';
 import { DtoSchemaFactory } from '../../lib/schema/dto-schema.factory.js';
 import { compileJsonSchema, type JsonSchemaCheck } from '../../lib/schema/json-schema.check.js';
 import {

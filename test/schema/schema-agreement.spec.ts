@@ -26,7 +26,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { DtoArgumentsValidator } from '../../lib/execution/dto-arguments.validator.js';
+import { DtoArgumentsValidator } from '../../lib/validation/dto-arguments.validator.js';
 import { DtoSchemaFactory } from '../../lib/schema/dto-schema.factory.js';
 import {
   KNOWN_SCHEMA_GAPS,

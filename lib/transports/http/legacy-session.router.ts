@@ -8,23 +8,10 @@ import { Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 import { SessionEventStore } from './session-event.store.js';
+import type { LegacySessionOptions } from '../../interfaces/mcp-module-options.interface.js';
 
 /** How long a 2025 client waits before it reconnects a broken stream (the SSE `retry`). */
 const RECONNECT_AFTER_MS = 1_000;
-
-/** Options of the opt-in 2025 session mode (`http.legacySessions`). */
-export interface LegacySessionOptions {
-  /**
-   * A session without any request for this long is closed; its client re-initialises.
-   * @default 1_800_000 (30 minutes)
-   */
-  idleTimeoutMs?: number;
-  /**
-   * At most this many sessions at once; `initialize` beyond it gets 503.
-   * @default 10_000
-   */
-  maxSessions?: number;
-}
 
 /** What the SDK's transport takes besides the request (`handleRequest`'s options). */
 type LegacyRequestOptions = { parsedBody?: unknown; authInfo?: AuthInfo };

@@ -3,7 +3,7 @@ import { ApplicationConfig, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { McpModuleOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_HTTP_PATH } from '../../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
-import { McpServerHost } from '../../protocol/mcp-server.host.js';
+import { McpServerHost } from '../../servers/mcp-server.host.js';
 import { GUARDS_METADATA, PATH_METADATA } from '../../utils/nest-internals.js';
 import { resolveGuard } from '../guard.resolver.js';
 import { endpointPathMatcher } from './express-body.middleware.js';

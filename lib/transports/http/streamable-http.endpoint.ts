@@ -9,7 +9,7 @@ import { toWebRequest } from '@modelcontextprotocol/node';
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportContext } from '../../execution/mcp-call.js';
-import type { McpServerHost } from '../../protocol/mcp-server.host.js';
+import type { McpServerHost } from '../../servers/mcp-server.host.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
@@ -106,12 +106,12 @@ export class StreamableHttpEndpoint {
     const { legacySessions } = options;
     if (legacySessions) {
       this.sessions = new LegacySessionRouter(
-        () => host.servers.create('legacy', (ctx) => transportOf(ctx.http?.req), { live: true }),
+        () => host.protocolServers.create('legacy', (ctx) => transportOf(ctx.http?.req), { live: true }),
         legacySessions === true ? {} : legacySessions,
       );
     }
     this.handler = createMcpHandler(
-      ({ era, requestInfo }) => host.servers.create(era, transportOf(requestInfo)),
+      ({ era, requestInfo }) => host.protocolServers.create(era, transportOf(requestInfo)),
       {
         // With sessions, 2025-era traffic is routed to them before it reaches the handler.
         legacy: this.sessions ? 'reject' : 'stateless',

@@ -6,5 +6,5 @@ export {
   MCP_AUTHORIZATION_ENV,
   type CallerGuard,
   type CallerRequestSource,
-} from '../in-process/caller.authenticator.js';
-export { ServerSelectionError } from '../in-process/server-host.selector.js';
+} from '../caller.authenticator.js';
+export { ServerSelectionError } from '../server-host.selector.js';

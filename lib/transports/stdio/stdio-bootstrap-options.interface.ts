@@ -1,6 +1,6 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { Readable, Writable } from 'node:stream';
-import type { CallerGuard, CallerRequestSource } from '../in-process/caller.authenticator.js';
+import type { CallerGuard, CallerRequestSource } from '../caller.authenticator.js';
 
 /** Options of {@link bootstrapStdio}. */
 export interface StdioBootstrapOptions {

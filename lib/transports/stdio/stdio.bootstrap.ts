@@ -13,8 +13,8 @@ import {
   CallerRefusedError,
   MCP_AUTHORIZATION_ENV,
   resolveCallerRequest,
-} from '../in-process/caller.authenticator.js';
-import { selectServerHost } from '../in-process/server-host.selector.js';
+} from '../caller.authenticator.js';
+import { selectServerHost } from '../server-host.selector.js';
 import { ClosableStdioTransport } from './closable-stdio.transport.js';
 import { redirectConsoleToStderr } from './console.redirect.js';
 import { StderrLogger } from './stderr.logger.js';
@@ -96,7 +96,7 @@ async function serve(
   const transport = new ClosableStdioTransport(options.stdin, stdout, () => wireClosed());
   // `live`: the connection outlives requests, so catalog changes are pushed to it.
   const connection = serveStdio(
-    ({ era }) => host.servers.create(era, { request }, { live: true }),
+    ({ era }) => host.protocolServers.create(era, { request }, { live: true }),
     {
       legacy: options.legacy ?? 'serve',
       transport,

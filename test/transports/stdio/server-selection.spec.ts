@@ -1,12 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
-import { McpServerHost } from '../../../lib/protocol/mcp-server.host.js';
+import { McpServerHost } from '../../../lib/servers/mcp-server.host.js';
 import {
   listServerHosts,
   selectServerHost,
   ServerSelectionError,
-} from '../../../lib/transports/in-process/server-host.selector.js';
+} from '../../../lib/transports/server-host.selector.js';
 
 /** A host as Nest would hold it, without bootstrapping one. */
 const host = (name: string): McpServerHost =>

@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonSchemaTypeName } from './json-schema.interface.js';
+import type { JsonSchema, JsonSchemaTypeName } from '../interfaces/json-schema.interface.js';
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 

@@ -1,8 +1,8 @@
 import type { CallToolResult, ProtocolEra } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
-import { errorResult } from './tool-error.mapper.js';
+import { errorResult } from '../content/error-result.js';
 import { compileJsonSchema, type JsonSchemaCheck } from '../schema/json-schema.check.js';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 
 /**
  * Holds a tool to its declared output (`@McpTool({ output })`), with the `outputSchema` it

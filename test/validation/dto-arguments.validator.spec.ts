@@ -15,8 +15,8 @@ import { describe, expect, it } from 'vitest';
 import {
   DtoArgumentsValidator,
   formatIssues,
-  type ArgumentIssue,
-} from '../../lib/execution/dto-arguments.validator.js';
+} from '../../lib/validation/dto-arguments.validator.js';
+import type { ArgumentIssue } from '../../lib/interfaces/argument-issue.interface.js';
 
 class AddressDto {
   @IsString() street!: string;

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Exclude, Type } from 'class-transformer';
 import { IsArray, IsDate, IsNumber, IsString, Min, ValidateNested } from 'class-validator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToolOutputValidator } from '../../lib/execution/tool-output.validator.js';
+import { ToolOutputValidator } from '../../lib/validation/tool-output.validator.js';
 import { normalizeToolResult } from '../../lib/execution/tool-result.normalizer.js';
 import { DtoSchemaFactory } from '../../lib/schema/dto-schema.factory.js';
 

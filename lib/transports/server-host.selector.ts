@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { McpServerHost } from '../../protocol/mcp-server.host.js';
-import { McpServers } from '../../protocol/mcp-servers.js';
+import { McpServerHost } from '../servers/mcp-server.host.js';
+import { McpServers } from '../servers/mcp-servers.js';
 
 /**
  * Every MCP server of an app: one per `McpModule` registration, as the global

@@ -1,6 +1,6 @@
-import { McpConfigurationError } from './errors/mcp-configuration.error.js';
-import type { McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
-import { invalidOptionsMessage } from './mcp.messages.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { invalidOptionsMessage } from '../mcp.messages.js';
 
 const isNonEmptyString = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '';

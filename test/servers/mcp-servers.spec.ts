@@ -23,7 +23,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   listServerHosts,
   selectServerHost,
-} from '../../lib/transports/in-process/server-host.selector.js';
+} from '../../lib/transports/server-host.selector.js';
 import { postModern } from '../support/mcp-post.js';
 
 class QueryDto {

@@ -5,8 +5,8 @@ import {
   type JSONRPCMessage,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import type { TransportContext } from '../../execution/mcp-call.js';
-import type { McpServerHost } from '../../protocol/mcp-server.host.js';
+import type { TransportContext } from '../execution/mcp-call.js';
+import type { McpServerHost } from '../servers/mcp-server.host.js';
 
 /** A JSON-RPC error answer, as the server sent it. */
 export class InProcessRequestError extends Error {
@@ -43,7 +43,7 @@ export class InProcessRequester {
     transport: TransportContext = {},
   ): Promise<InProcessRequester> {
     const [client, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = host.servers.create('legacy', transport);
+    const server = host.protocolServers.create('legacy', transport);
     const requester = new InProcessRequester(client, server);
     // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's Transport has no addEventListener
     client.onmessage = (message) => requester.receive(message);

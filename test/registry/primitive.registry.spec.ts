@@ -6,7 +6,7 @@ import {
   PrimitiveRegistry,
   type ListPage,
   type RegisteredPrimitive,
-} from '../../lib/protocol/primitive.registry.js';
+} from '../../lib/registry/primitive.registry.js';
 
 interface Definition {
   name: string;

@@ -1,10 +1,10 @@
 import type { CanActivate, INestApplicationContext, Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { DetachedResponse } from '../../execution/detached-response.js';
-import type { McpServerHost } from '../../protocol/mcp-server.host.js';
-import { ExecutionContextHost } from '../../utils/nest-internals.js';
-import { resolveGuard } from '../guard.resolver.js';
+import { DetachedResponse } from '../execution/detached-response.js';
+import type { McpServerHost } from '../servers/mcp-server.host.js';
+import { ExecutionContextHost } from '../utils/nest-internals.js';
+import { resolveGuard } from './guard.resolver.js';
 
 /**
  * The caller of a transport without HTTP (stdio, the CLI): an object shaped like the HTTP

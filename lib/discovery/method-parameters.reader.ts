@@ -1,15 +1,14 @@
 import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { McpParamtype } from '../mcp.constants.js';
+import { MCP_ARGS_METADATA, McpParamtype } from '../mcp.constants.js';
 import { unsupportedParameterMessage } from '../mcp.messages.js';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   ROUTE_ARGS_METADATA,
   RouteParamtypes,
 } from '../utils/nest-internals.js';
+import { isUserClass } from '../utils/built-in-types.js';
 
-/** Metadata key of the parameter layout `ExternalContextCreator` reads for a tool. @internal */
-export const MCP_ARGS_METADATA = 'mcp:route-args';
 
 interface ParamMetadataEntry {
   index: number;
@@ -17,25 +16,13 @@ interface ParamMetadataEntry {
   pipes?: unknown[];
 }
 
-export interface ToolParameters {
+export interface ParameterLayout {
   /** The DTO class of the arguments, or `undefined` for a tool that takes none. */
   dto?: Type;
   /** The arguments parameter is a plain object (typed as an interface or a record). */
   plain?: boolean;
 }
 
-const BUILT_IN_TYPES = new Set<unknown>([
-  Object,
-  String,
-  Number,
-  Boolean,
-  Array,
-  Symbol,
-  BigInt,
-  Function,
-  Promise,
-  Date,
-]);
 const ARGUMENT_PARAMTYPES = new Set<number>([
   McpParamtype.ARGUMENTS,
   RouteParamtypes.BODY,
@@ -48,9 +35,6 @@ const SUPPORTED_PARAMTYPES = new Set<number>([
   RouteParamtypes.HEADERS,
 ]);
 
-const isDtoClass = (type: unknown): type is Type =>
-  typeof type === 'function' && !BUILT_IN_TYPES.has(type);
-
 /**
  * Works out, once at bootstrap, which parameter of a tool method receives the arguments
  * and which receive injected values, and records the layout under {@link MCP_ARGS_METADATA}.
@@ -60,12 +44,12 @@ const isDtoClass = (type: unknown): type is Type =>
  * gets an arguments slot past its last parameter, so that a call with unexpected
  * arguments is refused where pipes run, like any other invalid call.
  */
-export function readToolParameters(
+export function recordParameterLayout(
   target: Type,
   methodName: string,
   where: string,
   { plainArguments = false }: { plainArguments?: boolean } = {},
-): ToolParameters {
+): ParameterLayout {
   const method = target.prototype[methodName] as Function;
   const paramtypes: unknown[] | undefined = Reflect.getMetadata(
     'design:paramtypes',
@@ -118,7 +102,7 @@ export function readToolParameters(
       dtoIndex = index;
       continue;
     }
-    if (!isDtoClass(type)) {
+    if (!isUserClass(type)) {
       const typeName = (type as { name?: string } | undefined)?.name ?? 'unknown';
       throw new McpConfigurationError(
         unsupportedParameterMessage(where, index, `has no DTO class (its type is ${typeName})`),
@@ -146,7 +130,7 @@ export function readToolParameters(
   const argumentsType = dtoIndex === undefined ? undefined : types[dtoIndex];
   const plain = plainArguments && argumentsType === Object;
   const dto = plain ? undefined : argumentsType;
-  if (dtoIndex !== undefined && !plain && !isDtoClass(dto)) {
+  if (dtoIndex !== undefined && !plain && !isUserClass(dto)) {
     throw new McpConfigurationError(
       unsupportedParameterMessage(
         where,

@@ -12,12 +12,12 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { InvalidToolArgumentsError } from '../../lib/errors/invalid-tool-arguments.error.js';
+import { InvalidArgumentsError } from '../../lib/errors/invalid-arguments.error.js';
 import {
   DtoArgumentsValidator,
   formatIssues,
-  type ArgumentIssue,
-} from '../../lib/execution/dto-arguments.validator.js';
+} from '../../lib/validation/dto-arguments.validator.js';
+import type { ArgumentIssue } from '../../lib/interfaces/argument-issue.interface.js';
 import { toolErrorToResult } from '../../lib/execution/tool-error.mapper.js';
 
 enum Level {
@@ -175,7 +175,7 @@ describe('toolErrorToResult with allowed values', () => {
         allowed: ['asc', 'desc'],
       },
     ];
-    const result = toolErrorToResult(new InvalidToolArgumentsError('search', issues), () => 'x');
+    const result = toolErrorToResult(new InvalidArgumentsError('search', issues), () => 'x');
     expect(result).toStrictEqual({
       content: [
         {

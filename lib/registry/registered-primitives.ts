@@ -5,7 +5,7 @@ import type {
 } from '../interfaces/mcp-completion.interface.js';
 import type { PromptInvoker, ResourceReader } from '../execution/primitive-invoker.factory.js';
 import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
-import type { JsonSchema } from '../schema/json-schema.interface.js';
+import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { RegisteredPrimitive } from './primitive.registry.js';
 

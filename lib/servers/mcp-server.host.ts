@@ -5,7 +5,7 @@ import {
   assertUnique,
   McpExplorer,
   type ExploredPrimitives,
-  type HiddenTool,
+  type McpHiddenMethod,
 } from '../discovery/mcp.explorer.js';
 import {
   describeScope,
@@ -17,14 +17,13 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { validateMcpModuleOptions } from '../mcp-module-options.validator.js';
+import { validateMcpModuleOptions } from '../options/mcp-module-options.validator.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
-import { McpCatalog } from './mcp-catalog.js';
-import { McpNotifier } from './mcp-notifier.js';
-import { McpServers } from './mcp-servers.js';
-import { PrimitiveBinder } from './primitive.binder.js';
-import { ProtocolServerFactory } from './protocol-server.factory.js';
-import type { RegisteredResource, RegisteredTemplate } from './registered-primitives.js';
+import { McpCatalog } from '../registry/mcp-catalog.js';
+import { McpNotifier } from '../registry/mcp-notifier.js';
+import { PrimitiveBinder } from '../registry/primitive.binder.js';
+import { ProtocolServerFactory } from '../protocol/protocol-server.factory.js';
+import type { RegisteredResource, RegisteredTemplate } from '../registry/registered-primitives.js';
 
 /**
  * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
@@ -42,18 +41,15 @@ export class McpServerHost implements OnModuleInit {
   readonly notifier = new McpNotifier();
   private serverFactory?: ProtocolServerFactory;
   private published?: McpCatalog;
-  private hidden: readonly HiddenTool[] = [];
+  private hidden: readonly McpHiddenMethod[] = [];
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) options: unknown,
     private readonly explorer: McpExplorer,
     private readonly binder: PrimitiveBinder,
-    registry: McpServers,
   ) {
     // Checked here, the first consumer, so forRoot and every forRootAsync form fail alike.
     this.options = validateMcpModuleOptions(options);
-    // Fails bootstrap when another registration has the same name or HTTP path.
-    registry.register(this);
   }
 
   onModuleInit(): void {
@@ -119,9 +115,17 @@ export class McpServerHost implements OnModuleInit {
     return this.catalog.templates.definitions();
   }
 
-  /** Methods kept off MCP with `@McpHidden()` or `{ hidden }`, with the reasons. */
-  hiddenTools(): readonly HiddenTool[] {
+  /**
+   * Methods kept off MCP with `@McpHidden()` or `{ hidden }` (tools, prompts and
+   * resources alike), with the reasons.
+   */
+  hiddenMethods(): readonly McpHiddenMethod[] {
     return this.hidden;
+  }
+
+  /** @deprecated Use {@link McpServerHost.hiddenMethods}, which it returns; it lists every kind, not only tools. */
+  hiddenTools(): readonly McpHiddenMethod[] {
+    return this.hiddenMethods();
   }
 
   /**
@@ -178,7 +182,7 @@ export class McpServerHost implements OnModuleInit {
   }
 
   /** @internal The factory of SDK servers, for the transports. */
-  get servers(): ProtocolServerFactory {
+  get protocolServers(): ProtocolServerFactory {
     return this.ready(this.serverFactory);
   }
 

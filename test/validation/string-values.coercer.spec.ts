@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonSchema } from '../../lib/schema/json-schema.interface.js';
-import { coerceStringValues, listedValues } from '../../lib/schema/string-values.coercer.js';
+import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
+import { coerceStringValues, listedValues } from '../../lib/validation/string-values.coercer.js';
 
 /** The arguments schema of a DTO such as the one a prompt or URI template takes. */
 const schema: JsonSchema = {

@@ -1,10 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import type { McpCall } from '../execution/mcp-call.js';
+import type { McpCall } from './mcp-call.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
-import { McpEvents } from './mcp-events.js';
+import { McpEvents } from '../events/mcp-events.js';
 
 /**
  * Publishes the event of an executed call once its response was sent: over HTTP when the
