@@ -1,0 +1,86 @@
+// The import rules of lib/, checked in CI (`npm run lint:deps`). The stages and why they run
+// in this order: docs/architecture.md. Type-only imports count like any other: a type a
+// lower stage needs is declared in that stage (or in interfaces/).
+
+/**
+ * The stages of lib/, lowest first. A module may import its own stage and the stages
+ * before it, never one after it. Each entry is a path pattern below lib/.
+ */
+const STAGES = [
+  ['utils', '^lib/utils/'],
+  ['interfaces', '^lib/interfaces/'],
+  ['constants', '^lib/mcp\\.(constants|messages|module-definition)\\.ts$'],
+  ['errors', '^lib/errors/'],
+  ['content', '^lib/content/'],
+  ['events', '^lib/events/'],
+  ['options', '^lib/options/'],
+  ['context', '^lib/context/'],
+  ['authorization', '^lib/authorization/'],
+  ['decorators', '^lib/decorators/'],
+  ['schema', '^lib/schema/'],
+  ['validation', '^lib/validation/'],
+  ['discovery', '^lib/discovery/'],
+  ['execution', '^lib/execution/'],
+  ['registry', '^lib/registry/'],
+  ['protocol', '^lib/protocol/'],
+  ['servers', '^lib/servers/'],
+  ['transports', '^lib/transports/'],
+  ['cli', '^lib/cli/'],
+  ['module', '^lib/(index|mcp\\.module|mcp-core\\.module)\\.ts$'],
+];
+
+const later = (index) => STAGES.slice(index + 1).map(([, path]) => path);
+
+module.exports = {
+  forbidden: [
+    ...STAGES.slice(0, -1).map(([name, path], index) => ({
+      name: `${name}-imports-only-earlier-stages`,
+      comment: `${name} may import only ${STAGES.slice(0, index + 1)
+        .map(([stage]) => stage)
+        .join(', ')} (docs/architecture.md)`,
+      severity: 'error',
+      from: { path },
+      to: { path: later(index) },
+    })),
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders of lib/ import each other one way only, type imports included.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-file-cycles',
+      comment: 'No module of lib/ reaches itself through its imports.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { circular: true },
+    },
+    {
+      name: 'every-stage-is-known',
+      comment: 'A new folder of lib/ gets its place in STAGES (and in docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: STAGES.map(([, path]) => path) },
+      to: {},
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^lib/',
+    // Type-only imports (`import type`) are dependencies too.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.build.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensionAlias: { '.js': ['.ts', '.js'] },
+    },
+  },
+};
