@@ -65,6 +65,13 @@ module.exports = {
       to: {},
     },
     {
+      name: 'only-known-stages-are-imported',
+      comment: 'A new folder of lib/ gets its place in STAGES (and in docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^lib/', pathNot: STAGES.map(([, path]) => path) },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: { path: '^lib/' },
@@ -80,7 +87,6 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensionAlias: { '.js': ['.ts', '.js'] },
     },
   },
 };

