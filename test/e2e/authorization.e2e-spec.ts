@@ -26,9 +26,13 @@ import {
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 import { postModern } from '../support/mcp-post.js';
+
+// An error logged that no test expects fails that test (and is shown in full).
+const logs = captureLogs();
 
 /** The app's users, as its existing auth knows them. */
 const USERS: Record<string, { name: string; scopes: string[] }> = {
@@ -136,7 +140,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     const clients: Record<string, TestClient> = {};
 
     beforeAll(async () => {
-      ({ app, url } = await startApp(OrdersAppModule, { adapter, logger: false }));
+      ({ app, url } = await startApp(OrdersAppModule, { adapter, logger: logs }));
       for (const token of Object.keys(USERS)) clients[token] = await connect(url, token);
     });
 
@@ -234,7 +238,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     let app: INestApplication;
 
     beforeAll(async () => {
-      ({ app } = await startApp(OrdersAppModule, { adapter, logger: false }));
+      ({ app } = await startApp(OrdersAppModule, { adapter, logger: logs }));
     });
 
     afterAll(() => app?.close());
@@ -265,7 +269,7 @@ describe('@McpHidden without a reason', () => {
       providers: [Careless],
     }).compile();
     const error = await moduleRef
-      .createNestApplication({ logger: false })
+      .createNestApplication({ logger: logs })
       .init()
       .catch((e: Error) => e);
     expect((error as Error).message).toContain('Careless.wipe is hidden from MCP without a reason');
@@ -298,7 +302,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     let url: URL;
 
     beforeAll(async () => {
-      ({ app, url } = await startApp(ProfilesAppModule, { adapter, logger: false }));
+      ({ app, url } = await startApp(ProfilesAppModule, { adapter, logger: logs }));
     });
 
     afterAll(() => app?.close());

@@ -5,6 +5,7 @@ import {
   FixtureToolsService,
   KNOWN_ITEM_ID,
 } from '../fixtures/fixture.tools.js';
+import { captureLogs, referenceIn } from '../support/captured-logs.js';
 import { ADAPTERS, startFixtureApp, type RunningApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
@@ -16,9 +17,10 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     let running: RunningApp;
     let reader: TestClient;
     let admin: TestClient;
+    const logs = captureLogs();
 
     beforeAll(async () => {
-      running = await startFixtureApp({ adapter });
+      running = await startFixtureApp({ adapter, logger: logs });
       reader = await connect(running.url, 'reader');
       admin = await connect(running.url, 'admin');
     });
@@ -138,13 +140,21 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
       expect(found.structuredContent).toEqual({ id: KNOWN_ITEM_ID, name: 'Widget' });
     });
 
-    it('masks an unexpected error: nothing of it reaches the client', async () => {
+    it('masks an unexpected error: nothing of it reaches the client, all of it the log', async () => {
       const result = await reader.callTool('explode', {});
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(
         /^Internal error: the tool failed unexpectedly \(reference [0-9a-f]{8}\)/,
       );
       expect(JSON.stringify(result)).not.toMatch(/hunter2|db\.ts|Error:/);
+      logs.expectError(
+        '[McpModule] Tool "explode" (FixtureToolsService.explode) failed',
+        `[ref ${referenceIn(textOf(result))}]`,
+        'Error: database password=hunter2 at /srv/app/db.ts',
+        /at FixtureToolsService\.explode /,
+      );
+      // Nest's ExceptionsHandler logs it too (no filter of the app answered it).
+      logs.expectError('[ExceptionsHandler] Error: database password=hunter2');
     });
 
     it('passes an McpToolError message to the model', async () => {
@@ -190,9 +200,10 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
 
   describe.each(CLIENTS)('endpoint guard, $era', ({ connect }) => {
     let running: RunningApp;
+    const logs = captureLogs();
 
     beforeAll(async () => {
-      running = await startFixtureApp({ adapter });
+      running = await startFixtureApp({ adapter, logger: logs });
     });
 
     afterAll(async () => {

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixtureTokenGuard } from '../fixtures/fixture.guards.js';
 import { FixtureScopedTools, FixtureToolsService } from '../fixtures/fixture.tools.js';
+import { captureLogs, referenceIn } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
 import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
 
@@ -192,10 +193,11 @@ function post(
 describe.each(ADAPTERS)('hostile input on the HTTP endpoint, on %s', (adapter) => {
   let running: RunningApp;
   const nodeEnv = process.env.NODE_ENV;
+  const logs = captureLogs();
 
   beforeAll(async () => {
     process.env.NODE_ENV = 'production';
-    running = await startApp(HostileInputAppModule, { adapter, logger: false });
+    running = await startApp(HostileInputAppModule, { adapter, logger: logs });
   });
 
   afterAll(async () => {
@@ -227,7 +229,16 @@ describe.each(ADAPTERS)('hostile input on the HTTP endpoint, on %s', (adapter) =
     const body = callWith('{}').replace('"name":"echo"', '"name":"explode"');
     const { status, text } = await post(running.url, { body }, 'explode');
     expect(status).toBe(200);
-    expect(JSON.parse(text).result.isError).toBe(true);
+    const { result } = JSON.parse(text);
+    expect(result.isError).toBe(true);
     expect(text).not.toMatch(/hunter2|db\.ts|Error:|\bat /);
+    // The detail is in the log, under the reference the client was given.
+    logs.expectError(
+      '[McpModule] Tool "explode" (FixtureToolsService.explode) failed',
+      `[ref ${referenceIn(result.content[0].text)}]`,
+      'Error: database password=hunter2 at /srv/app/db.ts',
+      /at FixtureToolsService\.explode /,
+    );
+    logs.expectError('[ExceptionsHandler] Error: database password=hunter2');
   });
 });

@@ -25,6 +25,7 @@ import {
   type McpToolCalledEvent,
 } from 'nestjs-mcp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { captureLogs, referenceIn, type CapturedLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type HttpAdapterName } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
@@ -94,19 +95,37 @@ function appModule(options: Partial<McpModuleOptions> = {}) {
   return RatesAppModule;
 }
 
-const start = (module: Function, adapter: HttpAdapterName) => startApp(module as Type, { adapter });
+const start = (module: Function, adapter: HttpAdapterName, logger: CapturedLogs) =>
+  startApp(module as Type, { adapter, logger });
 
 const textOf = (result: Record<string, any>) =>
   result.content.map((c: { text?: string }) => c.text).join('\n');
+
+/**
+ * `broken` failed: the client got a reference and nothing of the error; the log has the
+ * tool, that reference and the full detail. Nest's own ExceptionsHandler logs it as well:
+ * it runs when no exception filter returns an answer (HttpOnlyFilter returns nothing).
+ */
+function expectBrokenMasked(result: Record<string, any>, logs: CapturedLogs) {
+  expect(JSON.stringify(result)).not.toMatch(/boom|RatesService|Error:/);
+  logs.expectError(
+    '[McpModule] Tool "broken" (RatesService.broken) failed',
+    `[ref ${referenceIn(textOf(result))}]`,
+    'Error: boom',
+    /at RatesService\.broken /,
+  );
+  logs.expectError('[ExceptionsHandler] Error: boom', /at RatesService\.broken /);
+}
 
 describe.each(ADAPTERS)('on %s', (adapter) => {
   describe.each(CLIENTS)('interceptors, throttling and events on tools, $era', ({ connect }) => {
     let app: INestApplication;
     let client: TestClient;
     const streamed: McpToolCalledEvent[] = [];
+    const logs = captureLogs();
 
     beforeAll(async () => {
-      const started = await start(appModule({ useGlobalFilters: false }), adapter);
+      const started = await start(appModule({ useGlobalFilters: false }), adapter, logs);
       app = started.app;
       app.get(McpEvents).toolCalled.subscribe((event) => streamed.push(event));
       client = await connect(started.url);
@@ -147,13 +166,15 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
       expect(HttpOnlyFilter.calls).toBe(filterCalls);
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^Internal error/);
+      expectBrokenMasked(result, logs);
     });
 
     it('publishes one event per executed call after the response, on the stream and through event-emitter', async () => {
       await client.callTool('rate', { currency: 'CHF' }); // executed
       await client.callTool('rate', { currency: 'CHF' }); // cache hit: no event
       await client.callTool('rate', { currency: 1 }); // refused by validation: no event
-      await client.callTool('broken', {}); // executed, outcome error
+      const broken = await client.callTool('broken', {}); // executed, outcome error
+      expectBrokenMasked(broken, logs);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(streamed.map((event) => [event.tool, event.outcome])).toEqual([
         ['rate', 'success'],
@@ -171,13 +192,16 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
   describe.each(CLIENTS)(
     'a global filter written for HTTP only, with global filters on, $era',
     ({ connect }) => {
+      const logs = captureLogs();
+
       it('cannot break a tool call: what it writes to the response is not sent', async () => {
-        const { app, url } = await start(appModule(), adapter);
+        const { app, url } = await start(appModule(), adapter, logs);
         const client = await connect(url);
         const result = await client.callTool('broken', {});
         expect(result.isError).toBe(true);
         expect(textOf(result)).toMatch(/^Internal error/);
         expect(JSON.stringify(result)).not.toContain('filtered');
+        expectBrokenMasked(result, logs);
         expect((await client.callTool('rate', { currency: 'SEK' })).isError).toBeFalsy();
         await client.close();
         await app.close();

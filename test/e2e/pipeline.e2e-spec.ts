@@ -25,8 +25,12 @@ import { McpExecutionContext, McpModule, McpTool, type McpContextType } from 'ne
 import { map, type Observable } from 'rxjs';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+
+// An error logged that no test expects fails that test (and is shown in full).
+const logs = captureLogs();
 
 const seen: {
   guard: string[];
@@ -151,7 +155,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     beforeAll(async () => {
       const running = await startApp(PipelineAppModule, {
         adapter,
-        logger: false,
+        logger: logs,
         configure: (created) =>
           created.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true })),
       });

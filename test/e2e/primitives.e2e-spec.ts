@@ -7,12 +7,16 @@ import {
   PrimitivesFixtureModule,
   PrimitivesService,
 } from '../fixtures/primitives.fixture.js';
+import { captureLogs, referenceIn } from '../support/captured-logs.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 import { ADAPTERS, startApp } from '../support/fixture-app.js';
 import { postModern } from '../support/mcp-post.js';
 import supertest from 'supertest';
 
 const PNG_PREFIX = 'iVBORw0KGgo';
+
+// Every app of this file logs here; an error no test expects fails that test.
+const logs = captureLogs();
 
 async function listAll(client: TestClient, method: string, key: string): Promise<any[]> {
   const items: any[] = [];
@@ -32,7 +36,7 @@ describe.each(ADAPTERS)(
     let url: URL;
 
     beforeAll(async () => {
-      ({ app, url } = await startApp(PrimitivesFixtureModule, { adapter }));
+      ({ app, url } = await startApp(PrimitivesFixtureModule, { adapter, logger: logs }));
     });
 
     afterAll(() => app.close());
@@ -200,8 +204,16 @@ describe.each(ADAPTERS)(
           })
           .catch((e: unknown) => e);
         expect(error).toMatchObject({ code: -32603 });
-        expect(String((error as Error).message)).toMatch(/Internal error \(reference \w+\)/);
-        expect(String((error as Error).message)).not.toContain('hunter2');
+        const message = String((error as Error).message);
+        expect(message).toMatch(/Internal error \(reference \w+\)/);
+        expect(message).not.toContain('hunter2');
+        expect(JSON.stringify(error)).not.toMatch(/hunter2|db\.ts/);
+        logs.expectError(
+          '[McpModule] The completer of "count" (prompt summarize) failed',
+          `[ref ${referenceIn(message)}]`,
+          'Error: database password=hunter2 at /srv/app/db.ts',
+          /at PrimitivesService\.brokenCounts /,
+        );
       });
 
       it('refuses an invalid cursor with -32602', async () => {
@@ -362,7 +374,7 @@ describe('listTemplatesAsResources', () => {
       providers: [PrimitivesService, CallLog, AdminOnlyGuard],
     })
     class TemplatesAsResourcesModule {}
-    const { app, url } = await startApp(TemplatesAsResourcesModule);
+    const { app, url } = await startApp(TemplatesAsResourcesModule, { logger: logs });
     const client = await CLIENTS[0].connect(url);
     try {
       const { resources } = await client.sdk.listResources();
@@ -382,7 +394,7 @@ describe('listTemplatesAsResources', () => {
 
 describe('long-lived streams', () => {
   it('tells a 2026-07-28 listen stream of list changes, and app.close() ends both kinds of stream', async () => {
-    const { app, url } = await startApp(PrimitivesFixtureModule);
+    const { app, url } = await startApp(PrimitivesFixtureModule, { logger: logs });
     const modern = await CLIENTS[1].connect(url);
     let changes = 0;
     modern.sdk.setNotificationHandler('notifications/tools/list_changed', () => {
@@ -408,7 +420,7 @@ describe('long-lived streams', () => {
 
 describe('request state of a multi round-trip call', () => {
   it('is refused when tampered with or replayed with other credentials', async () => {
-    const { app } = await startApp(PrimitivesFixtureModule, { logger: false });
+    const { app } = await startApp(PrimitivesFixtureModule, { logger: logs });
     const elicitation = {
       'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
     };
@@ -447,7 +459,7 @@ describe('request state of a multi round-trip call', () => {
 
 describe('2025 sessions', () => {
   it('answer only to the credentials that opened them', async () => {
-    const { app } = await startApp(PrimitivesFixtureModule, { logger: false });
+    const { app } = await startApp(PrimitivesFixtureModule, { logger: logs });
     const post = (token: string, body: object, sessionId?: string) => {
       const req = supertest(app.getHttpServer())
         .post('/mcp')

@@ -3,8 +3,12 @@ import { Test } from '@nestjs/testing';
 import { IsString } from 'class-validator';
 import { McpConfigurationError, McpModule, McpTool, type JsonSchema } from 'nestjs-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '../support/captured-logs.js';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+
+// An error logged that no test expects fails that test (and is shown in full).
+const logs = captureLogs();
 
 const CONTACT_SCHEMA: JsonSchema = {
   type: 'object',
@@ -85,7 +89,7 @@ const boot = async (tools: Function) => {
   })
   class AppModule {}
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef.createNestApplication({ logger: logs });
   try {
     await app.init();
   } finally {

@@ -6,8 +6,12 @@ import {
   SchemaFidelityAppModule,
   SchemaFidelityTools,
 } from '../fixtures/schema-fidelity.fixture.js';
+import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+
+// An error logged that no test expects fails that test (and is shown in full).
+const logs = captureLogs();
 
 /*
  * Issue 3, "Done when", with both real clients over HTTP: a tool whose DTO has a recursive
@@ -71,7 +75,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
     let tools: Array<Record<string, any>>;
 
     beforeAll(async () => {
-      const running = await startApp(SchemaFidelityAppModule, { adapter, logger: false });
+      const running = await startApp(SchemaFidelityAppModule, { adapter, logger: logs });
       app = running.app;
       client = await connect(running.url);
       ({ tools } = await client.listTools());
@@ -256,6 +260,13 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
             'schema, so it was not sent:\n' +
             '- /0/price: price must be >= 0\n' +
             '- /0/createdAt: createdAt must match format "date-time"',
+        );
+        // The app's developer learns of it too: the log names the method and each mismatch.
+        logs.expectError(
+          '[McpModule] Tool "broken_products" (SchemaFidelityTools.brokenProducts) returned a ' +
+            'result that does not match its declared output; it was not sent',
+          '- /0/price: price must be >= 0',
+          '- /0/createdAt: createdAt must match format "date-time"',
         );
       });
 

@@ -1,6 +1,7 @@
-import { ConsoleLogger, Injectable, Module } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { inputRequired, McpModule, McpTool } from 'nestjs-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '../support/captured-logs.js';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
@@ -25,17 +26,8 @@ class QuestionTools {
 })
 class QuestionsModule {}
 
-/** Keeps the warnings the app logs. */
-class RecordingLogger extends ConsoleLogger {
-  readonly warnings: string[] = [];
-  override warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
-  override log(): void {}
-}
-
 describe('a question to a 2025-era client served without a session', () => {
-  const logger = new RecordingLogger();
+  const logger = captureLogs();
   let running: RunningApp;
   let client: TestClient;
 
@@ -55,7 +47,10 @@ describe('a question to a 2025-era client served without a session', () => {
       expect(result.isError).toBe(true);
       expect(result.content[0].text).toContain('Cannot request input');
     }
-    const advice = logger.warnings.filter((warning) => warning.includes('legacySessions'));
+    const advice = logger
+      .warnings()
+      .map((warning) => warning.message)
+      .filter((warning) => warning.includes('legacySessions'));
     expect(advice).toEqual([
       expect.stringContaining('The tool "ask_name" asked a 2025-era client'),
     ]);

@@ -20,11 +20,12 @@ import {
   McpTools,
 } from 'nestjs-mcp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  listServerHosts,
-  selectServerHost,
-} from '../../lib/transports/server-host.selector.js';
+import { listServerHosts, selectServerHost } from '../../lib/transports/server-host.selector.js';
+import { captureLogs } from '../support/captured-logs.js';
 import { postModern } from '../support/mcp-post.js';
+
+// An error logged that no test expects fails that test (and is shown in full).
+const logs = captureLogs();
 
 class QueryDto {
   @IsString()
@@ -111,7 +112,7 @@ async function boot(
     { imports: imports as never[], providers: providers as never[] },
     { moduleIdGeneratorAlgorithm },
   ).compile();
-  app = moduleRef.createNestApplication({ logger: false });
+  app = moduleRef.createNestApplication({ logger: logs });
   await app.init();
   return app;
 }

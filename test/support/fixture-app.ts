@@ -21,6 +21,7 @@ export interface StartOptions {
   globalPrefix?: string;
   /** The endpoint's `http.path`. @default 'mcp' */
   mcpPath?: string;
+  /** `CapturedLogs` (test/support/captured-logs.ts) for a test that makes the app fail on purpose. @default ['error'] */
   logger?: LoggerService | LogLevel[] | false;
   /** Runs after the app is created and before it listens (global pipes, shutdown hooks…). */
   configure?: (app: INestApplication) => void;
@@ -37,12 +38,13 @@ export async function startApp(
   module: Type | TestingModule,
   options: StartOptions = {},
 ): Promise<RunningApp> {
-  const moduleRef =
-    typeof module === 'function'
-      ? await Test.createTestingModule({ imports: [module] }).compile()
-      : module;
+  const { logger } = options;
+  const builder = typeof module === 'function' && Test.createTestingModule({ imports: [module] });
+  // A logger object (CapturedLogs, say) also receives what is logged while compiling.
+  if (builder && typeof logger === 'object' && !Array.isArray(logger)) builder.setLogger(logger);
+  const moduleRef = builder ? await builder.compile() : (module as TestingModule);
   const app = moduleRef.createNestApplication(createAdapter(options.adapter ?? 'express'), {
-    logger: options.logger ?? ['error'],
+    logger: logger ?? ['error'],
   });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   options.configure?.(app);

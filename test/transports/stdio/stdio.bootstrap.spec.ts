@@ -16,7 +16,11 @@ import {
 } from 'nestjs-mcp';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { captureLogs } from '../../support/captured-logs.js';
 import { initializeRequest } from './stdio-process.js';
+
+// An error logged that no test expects fails that test (and is shown in full).
+const logs = captureLogs();
 
 class PingDto {
   @IsString()
@@ -81,9 +85,9 @@ function pipes() {
     await next((message) => message.id === 1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   };
-  /** `PingModule` served on these streams, quietly, leaving the test process alone. */
+  /** `PingModule` served on these streams, logging to `logs`, leaving the test process alone. */
   const serve = (options: StdioBootstrapOptions) =>
-    bootstrapStdio(PingModule, { ...options, stdin, stdout, logger: false, exitOnClose: false });
+    bootstrapStdio(PingModule, { ...options, stdin, stdout, logger: logs, exitOnClose: false });
   return { send, next, initialize, serve, endInput: () => stdin.end() };
 }
 
