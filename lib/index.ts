@@ -14,10 +14,7 @@ export { McpEvents } from './events/mcp-events.js';
 export { MCP_TOOL_CALLED_EVENT, type McpToolCalledEvent } from './events/mcp-tool-called.event.js';
 export { mcpCacheKey } from './context/mcp-cache-key.js';
 export * from './content/index.js';
-export {
-  KNOWN_SCHEMA_GAPS,
-  type KnownSchemaGap,
-} from './schema/validation-constraint.converters.js';
+export { KNOWN_SCHEMA_GAPS, type KnownSchemaGap } from './schema/known-schema-gaps.js';
 export * from './transports/stdio/index.js';
 // The SDK's builder for multi round-trip answers (ask the user, the model or the client's
 // roots), re-exported so that apps need no direct dependency on the SDK.

@@ -7,9 +7,49 @@ const OPTIONS_EXAMPLE = `McpModule.forRoot({
   http: { path: 'mcp', guards: [BearerTokenGuard] }, // or http: false
 })`;
 
+const ASYNC_OPTIONS_EXAMPLE = `McpModule.forRootAsync({
+  imports: [ConfigModule],
+  inject: [ConfigService],
+  useFactory: (config: ConfigService) => ({
+    name: 'catalog',
+    version: config.getOrThrow('APP_VERSION'),
+  }),
+})`;
+
+const STDIO_OPTIONS_EXAMPLE = `bootstrapStdio(AppModule, {
+  request: { headers: { authorization: \`Bearer \${process.env.API_TOKEN}\` } },
+  server: 'catalog', // with several McpModule servers
+})`;
+
+const problemList = (problems: readonly string[]): string =>
+  problems.map((p) => `  - ${p}`).join('\n');
+
 export const invalidOptionsMessage = (problems: string[]): string =>
-  `Invalid McpModule options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+  `Invalid McpModule options:\n${problemList(problems)}\n` +
   `A correct example:\n${OPTIONS_EXAMPLE}`;
+
+export const invalidAsyncOptionsMessage = (problems: string[]): string =>
+  `Invalid McpModule.forRootAsync() options:\n${problemList(problems)}\n` +
+  `A correct example:\n${ASYNC_OPTIONS_EXAMPLE}`;
+
+export const invalidStdioOptionsMessage = (problems: string[]): string =>
+  `Invalid bootstrapStdio() options:\n${problemList(problems)}\n` +
+  `A correct example:\n${STDIO_OPTIONS_EXAMPLE}`;
+
+/**
+ * An options key nobody reads, with the option it was most likely meant to be, or the
+ * valid options of its level (`level`, `''` at the top) when no guess is close.
+ */
+export const unknownOptionMessage = (
+  path: string,
+  suggestion: string | undefined,
+  level: string,
+  validKeys: readonly string[],
+): string =>
+  `\`${path}\` is not an option; ` +
+  (suggestion !== undefined
+    ? `did you mean \`${suggestion}\`?`
+    : `valid options ${level === '' ? '' : `of \`${level}\` `}are: ${validKeys.join(', ')}`);
 
 export const invalidToolNameMessage = (name: string, where: string): string =>
   `The tool name "${name}" of ${where} is not allowed: tool names must match ` +
@@ -32,3 +72,119 @@ export const unsupportedParameterMessage = (where: string, index: number, what: 
   `Parameter ${index} of ${where} ${what}. A tool method takes its arguments as one ` +
   `class-validator DTO parameter (undecorated, or with @Body()/@Query()), plus parameters ` +
   `with @McpContext(), @Req() or a custom parameter decorator.`;
+
+// Discovery: what bootstrap cannot mean, said there rather than at the first call.
+
+/** The kind of entry a message is about, with its name (a resource: its URI or template). */
+export interface McpEntryLabel {
+  readonly kind: 'tool' | 'prompt' | 'resource';
+  readonly name: string;
+  readonly where: string;
+}
+
+const entryLabel = ({ kind, name, where }: McpEntryLabel): string =>
+  `the ${kind} "${name}" (${where})`;
+
+/** An arguments parameter typed `Object`: an interface, a type literal, `any` or a `Record`. */
+export const untypedArgumentsMessage = (where: string, index: number): string =>
+  `Parameter ${index} of ${where} has no DTO class (its type is Object): an interface or a ` +
+  `type literal leaves no runtime type (TypeScript records Object for it, as for any and ` +
+  `Record<...>), so no schema can be built from it and no call can be checked. Declare the ` +
+  `arguments as a class whose properties have class-validator decorators (@IsString(), ` +
+  `@IsInt(), ...), or keep the plain object type and give the raw JSON Schema with ` +
+  `@McpTool({ inputSchema }).`;
+
+/**
+ * A method with parameters but no `design:paramtypes`: either the compiler emits no
+ * metadata, or the method has no decorator of its own (TypeScript emits it only for those).
+ */
+export const missingParameterTypesMessage = (where: string, decorated: boolean): string =>
+  decorated
+    ? `${where} has parameters but no type metadata. Enable "emitDecoratorMetadata" (and ` +
+      `"experimentalDecorators") in tsconfig.json, as Nest itself requires.`
+    : `${where} has parameters but no type metadata: TypeScript records the parameter types ` +
+      `of a method only when the method itself has a decorator, and this one has none ` +
+      `(@McpTools() on the class does not count). Put @McpTool() on it, and check that ` +
+      `"emitDecoratorMetadata" is enabled in tsconfig.json.`;
+
+/** An arguments DTO without class-validator metadata: its schema has no properties. */
+export const undecoratedDtoMessage = (dtoName: string, entry: McpEntryLabel): string => {
+  const effect = {
+    tool:
+      'takes no arguments: its input schema has no properties, and every call that passes ' +
+      'one is refused',
+    prompt:
+      'takes no arguments: prompts/list shows none, and every request that passes one is refused',
+    resource: 'takes no URI variables: every read of a URI that has one is refused',
+  }[entry.kind];
+  const alternative = {
+    tool:
+      ' For a schema a DTO cannot express, type the parameter as a plain object and give ' +
+      '@McpTool({ inputSchema }).',
+    prompt: '',
+    resource:
+      ' To take the variables unchecked, type the parameter as a plain object ' +
+      '(an interface or Record<string, string>).',
+  }[entry.kind];
+  return (
+    `${dtoName} has no class-validator decorators, so ${entryLabel(entry)} ${effect} ` +
+    `("property ... is not allowed; allowed properties: (none)"). TypeScript keeps no trace ` +
+    `of a property without a decorator: give each property of ${dtoName} its rules ` +
+    `(@IsString(), @IsInt(), @IsOptional(), @ValidateNested(), ...).${alternative} If it ` +
+    `takes nothing on purpose, drop the parameter.`
+  );
+};
+
+/** Prompt arguments typed as a plain object: nothing to list, nothing to check. */
+export const untypedPromptArgumentsMessage = (name: string, where: string): string =>
+  `${entryLabel({ kind: 'prompt', name, where })} takes its arguments as a plain object: an ` +
+  `interface or a type literal leaves no runtime type, so prompts/list shows no arguments ` +
+  `and none is checked. Declare them as a class whose properties have class-validator ` +
+  `decorators (@IsString(), @IsOptional(), ...).`;
+
+/** What a server that publishes nothing was given to work with. */
+export interface EmptyServerReport {
+  readonly server: string;
+  /** `describeScope()` of the server. */
+  readonly scope: string;
+  /** The class names of the app's providers and controllers that were scanned. */
+  readonly providers: readonly string[];
+  readonly controllers: readonly string[];
+  /** Entries the app publishes on other servers, by membership: `2 in group "catalog"`. */
+  readonly elsewhere: readonly string[];
+  /** Entries of this server kept off MCP with `@McpHidden()` or `{ hidden }`. */
+  readonly hidden: number;
+}
+
+const MAX_LISTED_NAMES = 10;
+
+const countedNames = (noun: string, names: readonly string[]): string => {
+  const counted = `${names.length} ${noun}${names.length === 1 ? '' : 's'}`;
+  if (names.length === 0) return counted;
+  const listed = names.slice(0, MAX_LISTED_NAMES).join(', ');
+  const more = names.length - MAX_LISTED_NAMES;
+  return `${counted} (${listed}${more > 0 ? `, and ${more} more` : ''})`;
+};
+
+export const emptyServerMessage = (report: EmptyServerReport): string => {
+  const causes = [
+    `the class is not in the "providers" (or "controllers") of a module the app imports`,
+    `its methods lack @McpTool(), @McpPrompt() or @McpResource() (or the class lacks @McpTools())`,
+    report.elsewhere.length > 0
+      ? `the entries belong to other servers: ${report.elsewhere.join('; ')} (@McpGroup() on ` +
+        `the class, group/version on the method; a server's own comes from ` +
+        `McpModule.forRoot({ group, groupVersion }))`
+      : undefined,
+    report.hidden > 0
+      ? `${report.hidden} of its methods ${report.hidden === 1 ? 'is' : 'are'} hidden ` +
+        `(@McpHidden() or { hidden })`
+      : undefined,
+  ].filter((cause) => cause !== undefined);
+  return (
+    `MCP server "${report.server}" publishes nothing: it serves ${report.scope}, and the scan ` +
+    `found none. Scanned ${countedNames('provider', report.providers)} and ` +
+    `${countedNames('controller', report.controllers)} of the app's modules. Likely causes:\n` +
+    `${problemList(causes)}\n` +
+    `If this server's entries are added at run time (McpServerHost#addTool()), ignore this.`
+  );
+};

@@ -10,11 +10,16 @@ import { PrimitiveInvokerFactory } from './execution/primitive-invoker.factory.j
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
 import { VisibilityFactory } from './execution/visibility.factory.js';
 import { ToolCallEventsPublisher } from './execution/tool-call-events.publisher.js';
+import type {
+  McpModuleAsyncOptions,
+  McpModuleOptions,
+} from './interfaces/mcp-module-options.interface.js';
+import { ConfigurableModuleClass } from './mcp.module-definition.js';
+import { checkMcpModuleAsyncOptions } from './options/mcp-module-async-options.validator.js';
 import {
-  ASYNC_OPTIONS_TYPE,
-  ConfigurableModuleClass,
-  OPTIONS_TYPE,
-} from './mcp.module-definition.js';
+  failingOptionsProvider,
+  withValidatedOptions,
+} from './options/validated-options.provider.js';
 import { McpCoreModule, McpDiscoveryModule } from './mcp-core.module.js';
 import { McpServerHost } from './servers/mcp-server.host.js';
 import { McpServers } from './servers/mcp-servers.js';
@@ -67,12 +72,35 @@ export class McpModule
     servers.register(host);
   }
 
-  static forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
-    return McpModule.withHttpController(super.forRoot(options), options.http !== false);
+  /**
+   * A server with these options. They are checked when the app bootstraps: an unknown key
+   * or a wrong value stops it with an `McpConfigurationError` that says what to change.
+   */
+  static forRoot(options: McpModuleOptions): DynamicModule {
+    const serveHttp = (options as McpModuleOptions | undefined)?.http !== false;
+    return McpModule.withHttpController(withValidatedOptions(super.forRoot(options)), serveHttp);
   }
 
-  static forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
-    return McpModule.withHttpController(super.forRootAsync(options), true);
+  /**
+   * A server whose options come from a factory (`useFactory` with `inject`, `useClass` or
+   * `useExisting`), such as one reading a `ConfigService`. What it returns is checked like
+   * the options of `forRoot()`, when the app bootstraps.
+   */
+  static forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
+    const problem = checkMcpModuleAsyncOptions(options);
+    if (problem !== undefined) {
+      // Reported when the app bootstraps, as a mistake in what the factory returns is.
+      return McpModule.withHttpController(
+        { module: McpModule, providers: [failingOptionsProvider(problem)] },
+        false,
+      );
+    }
+    const { extraProviders = [], ...builderOptions } = options;
+    const module = withValidatedOptions(super.forRootAsync(builderOptions));
+    return McpModule.withHttpController(
+      { ...module, providers: [...(module.providers ?? []), ...extraProviders] },
+      true,
+    );
   }
 
   private static withHttpController(module: DynamicModule, serveHttp: boolean): DynamicModule {

@@ -53,7 +53,7 @@ const PUBLIC_VALUES = [
 
 describe('the public API', () => {
   it('exports exactly the documented values', () => {
-    expect(Object.keys(api).sort()).toEqual([...PUBLIC_VALUES].sort());
+    expect(Object.keys(api).toSorted()).toEqual(PUBLIC_VALUES.toSorted());
   });
 
   it('exports no internal building block', () => {

@@ -1,7 +1,4 @@
-import {
-  authenticateCaller,
-  resolveCallerRequest,
-} from '../transports/caller.authenticator.js';
+import { authenticateCaller, resolveCallerRequest } from '../transports/caller.authenticator.js';
 import { InProcessRequester } from './in-process.requester.js';
 import { selectServerHost } from '../transports/server-host.selector.js';
 import { parseHeaders, parseToolArguments, type CliArguments } from './cli.arguments.js';

@@ -1,7 +1,4 @@
-import {
-  CallerRefusedError,
-  MCP_AUTHORIZATION_ENV,
-} from '../transports/caller.authenticator.js';
+import { CallerRefusedError, MCP_AUTHORIZATION_ENV } from '../transports/caller.authenticator.js';
 import { InProcessRequestError } from './in-process.requester.js';
 import { ServerSelectionError } from '../transports/server-host.selector.js';
 import { callCommand } from './call.command.js';

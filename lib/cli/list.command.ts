@@ -1,7 +1,4 @@
-import {
-  listServerHosts,
-  selectServerHost,
-} from '../transports/server-host.selector.js';
+import { listServerHosts, selectServerHost } from '../transports/server-host.selector.js';
 import type { CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.context.js';
 import { EXIT_OK } from './cli-usage.error.js';

@@ -3,7 +3,6 @@ import { McpScopesGuard } from '../authorization/mcp-scopes.guard.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 
-
 /**
  * Requires OAuth-style scopes of the caller, on a tool or on every tool of a class. A
  * caller without them does not see the tool in `tools/list`, and a call is refused with a

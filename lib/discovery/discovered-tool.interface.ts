@@ -8,4 +8,11 @@ export interface DiscoveredTool extends DiscoveredMethod {
   readonly definition: Tool;
   /** Checks results against the declared output (`@McpTool({ output })`), if any. */
   readonly outputValidator?: ToolOutputValidator;
+  /**
+   * The tool as a server with `schema: { nullableOptionals: true }` lists and checks it
+   * (optional properties nullable), built on the first call and kept; `undefined` when
+   * that form is this one. Absent for a tool without an arguments DTO.
+   */
+  readonly withNullableOptionals?: () =>
+    Pick<DiscoveredTool, 'definition' | 'checkArguments'> | undefined;
 }

@@ -1,5 +1,11 @@
 import { Injectable, Logger, type Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import {
+  ApplicationConfig,
+  DiscoveryModule,
+  DiscoveryService,
+  MetadataScanner,
+  ModuleRef,
+} from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
@@ -39,6 +45,36 @@ export interface ExploredPrimitives {
   readonly resources: DiscoveredResource[];
   readonly completers: DiscoveredCompleter[];
   readonly hidden: ExploredHiddenMethod[];
+  /** The app's own classes that were scanned, by name, for a server that publishes nothing. */
+  readonly scanned: ScannedClasses;
+}
+
+/** The class names of the app's providers and controllers (Nest's and this library's left out). */
+export interface ScannedClasses {
+  readonly providers: string[];
+  readonly controllers: string[];
+}
+
+/**
+ * Modules whose providers are Nest's or this library's, not the app's: left out of
+ * {@link ScannedClasses}. By name, as discovery cannot import the library's module classes
+ * (they import it); a miss only changes a count in a warning.
+ */
+const FRAMEWORK_MODULE_NAMES = new Set([
+  'InternalCoreModule',
+  DiscoveryModule.name,
+  'McpModule',
+  'McpCoreModule',
+  'McpDiscoveryModule',
+]);
+
+/** Whether a wrapper is one of the app's own providers or controllers. */
+function isAppClass(wrapper: InstanceWrapper): boolean {
+  const module = wrapper.host?.metatype;
+  if (!module || FRAMEWORK_MODULE_NAMES.has(module.name)) return false;
+  // Every module also holds its own class, a ModuleRef and an ApplicationConfig.
+  if (wrapper.metatype === module) return false;
+  return !(wrapper.instance instanceof ModuleRef || wrapper.instance instanceof ApplicationConfig);
 }
 
 /** Lifecycle hooks are public methods but never tools. */
@@ -87,8 +123,8 @@ export class McpExplorer {
     });
     const validator = new DtoArgumentsValidator();
     this.tools = new ToolDefinitionFactory(schemaFactory, validator, metadataAccessor, this.logger);
-    this.prompts = new PromptDefinitionFactory(schemaFactory, validator);
-    this.resources = new ResourceDefinitionFactory(schemaFactory, validator);
+    this.prompts = new PromptDefinitionFactory(schemaFactory, validator, this.logger);
+    this.resources = new ResourceDefinitionFactory(schemaFactory, validator, this.logger);
   }
 
   private explored?: ExploredPrimitives;
@@ -100,15 +136,17 @@ export class McpExplorer {
   }
 
   private scan(): ExploredPrimitives {
-    const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
+    const controllers = this.discovery.getControllers();
+    const providers = this.discovery.getProviders();
     const explored: ExploredPrimitives = {
       tools: [],
       prompts: [],
       resources: [],
       completers: [],
       hidden: [],
+      scanned: { providers: appClassNames(providers), controllers: appClassNames(controllers) },
     };
-    for (const wrapper of wrappers) this.exploreWrapper(wrapper, explored);
+    for (const wrapper of [...controllers, ...providers]) this.exploreWrapper(wrapper, explored);
     for (const { where, reason } of explored.hidden) {
       this.logger.debug(`Not published on MCP: ${where} (${reason})`);
     }
@@ -208,6 +246,24 @@ export class McpExplorer {
       }
     }
   }
+}
+
+/** The class of a provider's instance; a `useValue` object is named by its token. */
+function classNameOf(wrapper: InstanceWrapper): string {
+  const className = (wrapper.instance as object).constructor.name;
+  return className === 'Object' ? String(wrapper.name) : className;
+}
+
+/** The names of the app's classes among the wrappers the scan looks at, each once. */
+function appClassNames(wrappers: readonly InstanceWrapper[]): string[] {
+  const scanned = wrappers.filter(
+    (wrapper) =>
+      !wrapper.isAlias &&
+      typeof wrapper.instance === 'object' &&
+      wrapper.instance !== null &&
+      isAppClass(wrapper),
+  );
+  return [...new Set(scanned.map(classNameOf))];
 }
 
 /** Class-level `@McpTools()` options under the method's own (annotations merged). */

@@ -1,14 +1,17 @@
 import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ARGS_METADATA, McpParamtype } from '../mcp.constants.js';
-import { unsupportedParameterMessage } from '../mcp.messages.js';
+import {
+  missingParameterTypesMessage,
+  unsupportedParameterMessage,
+  untypedArgumentsMessage,
+} from '../mcp.messages.js';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   ROUTE_ARGS_METADATA,
   RouteParamtypes,
 } from '../utils/nest-internals.js';
 import { isUserClass } from '../utils/built-in-types.js';
-
 
 interface ParamMetadataEntry {
   index: number;
@@ -19,9 +22,37 @@ interface ParamMetadataEntry {
 export interface ParameterLayout {
   /** The DTO class of the arguments, or `undefined` for a tool that takes none. */
   dto?: Type;
-  /** The arguments parameter is a plain object (typed as an interface or a record). */
+  /**
+   * The arguments parameter is a plain object (typed as an interface, a type literal or a
+   * record, which `design:paramtypes` records as `Object`); only where the caller allows it
+   * (`plainArguments`): a tool with `inputSchema`, a prompt, a resource.
+   */
   plain?: boolean;
 }
+
+/** The Nest decorators an MCP call has nothing for, by name, for the message. */
+const DECORATOR_NAMES: Partial<Record<number, string>> = {
+  [RouteParamtypes.RESPONSE]: '@Res()',
+  [RouteParamtypes.NEXT]: '@Next()',
+  [RouteParamtypes.PARAM]: '@Param()',
+  [RouteParamtypes.SESSION]: '@Session()',
+  [RouteParamtypes.FILE]: '@UploadedFile()',
+  [RouteParamtypes.FILES]: '@UploadedFiles()',
+  [RouteParamtypes.HOST]: '@HostParam()',
+  [RouteParamtypes.IP]: '@Ip()',
+  [RouteParamtypes.RAW_BODY]: '@RawBody()',
+};
+
+/** Whether the method has a decorator of its own (TypeScript emits types only for those). */
+const hasOwnDecorator = (target: Type, methodName: string, method: Function): boolean =>
+  Reflect.getOwnMetadataKeys(method).length > 0 ||
+  Reflect.getOwnMetadataKeys(target.prototype, methodName).length > 0;
+
+/** Why a parameter cannot carry the arguments, with the interface case spelled out. */
+const notADtoMessage = (where: string, index: number, type: unknown, what: string): string =>
+  type === Object
+    ? untypedArgumentsMessage(where, index)
+    : unsupportedParameterMessage(where, index, what);
 
 const ARGUMENT_PARAMTYPES = new Set<number>([
   McpParamtype.ARGUMENTS,
@@ -58,8 +89,7 @@ export function recordParameterLayout(
   );
   if (paramtypes === undefined && method.length > 0) {
     throw new McpConfigurationError(
-      `${where} has parameters but no type metadata. Enable "emitDecoratorMetadata" (and ` +
-        `"experimentalDecorators") in tsconfig.json, as Nest itself requires.`,
+      missingParameterTypesMessage(where, hasOwnDecorator(target, methodName, method)),
     );
   }
   const types = paramtypes ?? [];
@@ -77,7 +107,8 @@ export function recordParameterLayout(
         unsupportedParameterMessage(
           where,
           entry.index,
-          'has a parameter decorator that means nothing for an MCP call',
+          `has ${DECORATOR_NAMES[paramtype] ?? 'a parameter decorator'}, which means ` +
+            'nothing for an MCP call',
         ),
       );
     }
@@ -105,7 +136,7 @@ export function recordParameterLayout(
     if (!isUserClass(type)) {
       const typeName = (type as { name?: string } | undefined)?.name ?? 'unknown';
       throw new McpConfigurationError(
-        unsupportedParameterMessage(where, index, `has no DTO class (its type is ${typeName})`),
+        notADtoMessage(where, index, type, `has no DTO class (its type is ${typeName})`),
       );
     }
     if (dtoIndex !== undefined) {
@@ -132,11 +163,7 @@ export function recordParameterLayout(
   const dto = plain ? undefined : argumentsType;
   if (dtoIndex !== undefined && !plain && !isUserClass(dto)) {
     throw new McpConfigurationError(
-      unsupportedParameterMessage(
-        where,
-        dtoIndex,
-        'takes the arguments but its type is not a DTO class',
-      ),
+      notADtoMessage(where, dtoIndex, dto, 'takes the arguments but its type is not a DTO class'),
     );
   }
   return { dto: dto as Type | undefined, plain };

@@ -1,10 +1,10 @@
 import type { Prompt, PromptArgument } from '@modelcontextprotocol/server';
-import type { Type } from '@nestjs/common';
+import type { Logger, Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import { PRIMITIVE_NAME_PATTERN } from '../mcp.constants.js';
-import { invalidPromptNameMessage } from '../mcp.messages.js';
+import { invalidPromptNameMessage, untypedPromptArgumentsMessage } from '../mcp.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
@@ -12,6 +12,7 @@ import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
+import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
 
 /** Builds what `prompts/list` publishes for a `@McpPrompt()` method, and its arguments check. */
@@ -19,6 +20,7 @@ export class PromptDefinitionFactory {
   constructor(
     private readonly schemaFactory: DtoSchemaFactory,
     private readonly validator: DtoArgumentsValidator,
+    private readonly logger: Logger,
   ) {}
 
   create(
@@ -38,6 +40,9 @@ export class PromptDefinitionFactory {
     const schema = withinMethod(where, () =>
       this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
     );
+    // A plain object is accepted as it comes (as for resources), but nothing can be listed.
+    if (plain) this.logger.warn(untypedPromptArgumentsMessage(name, where));
+    warnOfUndecoratedDto(this.logger, dto, schema, { kind: 'prompt', name, where });
     const required = new Set(schema.required ?? []);
     const promptArguments: PromptArgument[] = Object.entries(schema.properties ?? {}).map(
       ([argument, property]) => ({

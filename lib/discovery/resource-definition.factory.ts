@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
-import type { Type } from '@nestjs/common';
+import type { Logger, Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
@@ -11,6 +11,7 @@ import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
+import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
 
 /** Builds what `resources/list` or `resources/templates/list` publishes for a method. */
@@ -18,6 +19,7 @@ export class ResourceDefinitionFactory {
   constructor(
     private readonly schemaFactory: DtoSchemaFactory,
     private readonly validator: DtoArgumentsValidator,
+    private readonly logger: Logger,
   ) {}
 
   create(
@@ -37,6 +39,7 @@ export class ResourceDefinitionFactory {
       plainArguments: true,
     });
     const schema = withinMethod(where, () => this.schemaFactory.createInputSchema(dto));
+    warnOfUndecoratedDto(this.logger, dto, schema, { kind: 'resource', name: options.uri, where });
     const checkArguments = stringArgumentsCheck(this.validator, dto, schema, plain);
     const common = withoutUndefined({
       name: options.name ?? toSnakeCase(methodName),

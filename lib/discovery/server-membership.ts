@@ -1,6 +1,7 @@
 import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpMembershipOptions } from '../interfaces/mcp-group-options.interface.js';
+import { isNonEmptyString } from '../utils/value-checks.util.js';
 
 /**
  * The servers an entry may be published on: its group (none: the servers without a group)
@@ -16,9 +17,6 @@ export interface ServerScope {
   readonly group?: string;
   readonly groupVersion?: string;
 }
-
-const isNonEmptyString = (value: unknown): value is string =>
-  typeof value === 'string' && value.trim() !== '';
 
 function versionsOf(version: unknown, where: string): readonly string[] | undefined {
   if (version === undefined) return undefined;
@@ -90,4 +88,13 @@ export function describeScope(scope: ServerScope): string {
   return scope.groupVersion === undefined
     ? `group "${scope.group}" (entries without a version)`
     : `group "${scope.group}", version "${scope.groupVersion}"`;
+}
+
+/** `group "catalog", version "2"` of an entry, for messages. */
+export function describeMembership(membership: ServerMembership | undefined): string {
+  if (membership?.group === undefined) return 'without a group';
+  const versions = membership.versions;
+  if (!versions) return `in group "${membership.group}"`;
+  const listed = versions.map((version) => `"${version}"`).join(', ');
+  return `in group "${membership.group}", version${versions.length === 1 ? '' : 's'} ${listed}`;
 }

@@ -11,11 +11,13 @@ import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
+import { sameJson } from '../utils/value-checks.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { ArgumentsCheck } from './discovered-method.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
+import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
 
 /** Builds what `tools/list` publishes for a `@McpTool()` method, and its arguments check. */
@@ -46,7 +48,8 @@ export class ToolDefinitionFactory {
     if (!description) this.logger.warn(missingDescriptionMessage(name, where));
     if (options.arguments && !dto) {
       throw new McpConfigurationError(
-        `${where} has the "arguments" option of @McpTool() but takes no arguments DTO.`,
+        `${where} has the "arguments" option of @McpTool() but takes no arguments DTO: the ` +
+          `option describes properties of the DTO. Add the DTO parameter, or drop the option.`,
       );
     }
     if (options.inputSchema && dto) {
@@ -66,6 +69,7 @@ export class ToolDefinitionFactory {
         `${where}: the "inputSchema" of a tool must have "type": "object" at its root (MCP).`,
       );
     }
+    warnOfUndecoratedDto(this.logger, dto, inputSchema, { kind: 'tool', name, where });
     const outputSchema =
       output && withinMethod(where, () => this.schemaFactory.createOutputSchema(output));
     const definition: Tool = withoutUndefined({
@@ -86,6 +90,43 @@ export class ToolDefinitionFactory {
       methodName,
       checkArguments: this.argumentsCheck(dto, inputSchema, options.inputSchema !== undefined),
       ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
+      ...(dto && {
+        withNullableOptionals: this.nullableVariant(where, dto, options, definition, inputSchema),
+      }),
+    };
+  }
+
+  /**
+   * The tool as a server with `schema.nullableOptionals` lists and checks it. The scan is
+   * shared by every server, so this is built when the first such server binds the tool,
+   * once; a server with the default never builds it.
+   */
+  private nullableVariant(
+    where: string,
+    dto: Type,
+    options: McpToolOptions,
+    definition: Tool,
+    inputSchema: JsonSchema,
+  ): NonNullable<DiscoveredTool['withNullableOptionals']> {
+    let built = false;
+    let variant: ReturnType<NonNullable<DiscoveredTool['withNullableOptionals']>>;
+    return () => {
+      if (built) return variant;
+      const schema = withinMethod(where, () =>
+        this.schemaFactory.createInputSchema(dto, {
+          arguments: options.arguments,
+          nullableOptionals: true,
+        }),
+      );
+      built = true;
+      // Without an @IsOptional() property both forms are one, and so is the check.
+      variant = sameJson(schema, inputSchema)
+        ? undefined
+        : {
+            definition: { ...definition, inputSchema: schema as Tool['inputSchema'] },
+            checkArguments: this.argumentsCheck(dto, schema, false),
+          };
+      return variant;
     };
   }
 

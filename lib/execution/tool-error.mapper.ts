@@ -9,7 +9,6 @@ import { formatIssues } from '../validation/dto-arguments.validator.js';
 /** Logs an unexpected error in full and returns a reference the caller may quote. */
 export type UnexpectedErrorReporter = (error: unknown) => string;
 
-
 /** What the transport adds to an error: a rate limiter's wait, for example. */
 export interface ToolErrorHints {
   readonly retryAfterSeconds?: number;

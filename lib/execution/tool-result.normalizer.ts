@@ -46,7 +46,17 @@ export interface NormalizeOptions {
  * - any other object or array → JSON text plus `structuredContent`, serialised the way Nest
  *   serialises responses (`instanceToPlain`, so `@Exclude()` fields never leak, then JSON,
  *   so a `Date` becomes the ISO string the client receives);
- * - `undefined` or `null` → no content.
+ * - `undefined` or `null` (a method that returns nothing, such as a `delete`) → one text
+ *   content, `null`, its JSON, and no `structuredContent`.
+ *
+ * That last rule is the same on every protocol revision (2025-11-25 and 2026-07-28 alike).
+ * An empty `content` would reach a host that passes only `content` to the model as an
+ * empty answer, which the model may take for a failure and retry; `null` is what the MCP
+ * SDK itself writes for a `null` value (its text fallback is `JSON.stringify`). No
+ * `structuredContent: null` is sent: a 2025 client would receive it wrapped as
+ * `{ "result": null }`, and a tool without an `outputSchema` has no data to describe. A
+ * tool that declares an output still answers an `isError` result instead, from the output
+ * validator, since it returned no data.
  *
  * The era-specific wire shape (for example wrapping a non-object `structuredContent` for
  * 2025 clients) is applied afterwards by the SDK's `projectCallToolResult`.
@@ -55,7 +65,7 @@ export function normalizeToolResult(
   value: unknown,
   { structured = false }: NormalizeOptions = {},
 ): CallToolResult {
-  if (value === undefined || value === null) return { content: [] };
+  if (value === undefined || value === null) return { content: [{ type: 'text', text: 'null' }] };
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     const text = { content: [{ type: 'text' as const, text: String(value) }] };
     return structured ? { ...text, structuredContent: value } : text;

@@ -1,4 +1,4 @@
-import type { CanActivate, Type } from '@nestjs/common';
+import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
 
 /** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
 export type CallerScopesReader = (request: any) => readonly string[] | string | undefined | null;
@@ -148,6 +148,23 @@ export interface McpModuleOptions {
    * (HMAC-SHA256), so that a client cannot tamper with it.
    */
   requestState?: McpRequestStateOptions;
+  /** How the JSON Schemas of this server's tool arguments are listed (and enforced). */
+  schema?: McpSchemaOptions;
+}
+
+/** The form of the argument schemas a server lists; the server enforces what it lists. */
+export interface McpSchemaOptions {
+  /**
+   * Lists each `@IsOptional()` property as nullable (`"type": ["string", "null"]`, `null`
+   * in an `enum`, or an `anyOf` with `{ "type": "null" }`) and accepts `null` for it, which
+   * is what `@IsOptional()` means to class-validator. By default an optional property is
+   * listed with its own type only and left out of `required`, the form every client and
+   * model provider reads (some, such as Gemini, handle type lists poorly); a `null` sent
+   * for it is then refused with a message that says to leave the property out.
+   * Output schemas (`@McpTool({ output })`) keep `null` either way.
+   * @default false
+   */
+  nullableOptionals?: boolean;
 }
 
 /** Signing of the multi round-trip request state (protocol revision 2026-07-28). */
@@ -163,4 +180,51 @@ export interface McpRequestStateOptions {
    * @default 600
    */
   ttlSeconds?: number;
+}
+
+/**
+ * A class that supplies the options of `McpModule.forRootAsync({ useClass })` (or
+ * `useExisting`), for example from a `ConfigService` it injects.
+ * @publicApi
+ */
+export interface McpOptionsFactory {
+  createMcpOptions(): Promise<McpModuleOptions> | McpModuleOptions;
+}
+
+/**
+ * Options of `McpModule.forRootAsync()`: where the `McpModuleOptions` come from, with one
+ * of `useFactory`, `useClass` or `useExisting`. What it supplies is checked like the
+ * options of `forRoot()`, and a mistake stops the bootstrap.
+ * @publicApi
+ */
+export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  /**
+   * Returns the options (or a promise of them), called with the providers of `inject`.
+   * @example useFactory: (config: ConfigService) => ({ name: 'catalog', version: config.get('VERSION') })
+   */
+  useFactory?: (...args: any[]) => Promise<McpModuleOptions> | McpModuleOptions;
+  /**
+   * The providers `useFactory` is called with, in order; they must be visible in the
+   * module (exported by one of `imports`, or global).
+   * @default []
+   */
+  inject?: FactoryProvider['inject'];
+  /** A class, created by Nest DI in this module, whose `createMcpOptions()` returns the options. */
+  useClass?: Type<McpOptionsFactory>;
+  /**
+   * A provider that already exists (exported by one of `imports`, or global) whose
+   * `createMcpOptions()` returns the options.
+   */
+  useExisting?: Type<McpOptionsFactory>;
+  /**
+   * More providers to register in the module, for `useFactory` or `useClass` to inject.
+   * @default []
+   */
+  extraProviders?: Provider[];
+  /**
+   * Providers (of a module that configures this one from its own async options) among
+   * which those that `inject` names, and what they depend on, are registered here, so
+   * that `inject` may name them without importing their module.
+   */
+  provideInjectionTokensFrom?: Provider[];
 }

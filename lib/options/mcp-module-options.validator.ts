@@ -1,19 +1,21 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from '../mcp.messages.js';
+import { isNonEmptyString } from '../utils/value-checks.util.js';
+import { isGuard, isOptionsObject, isPositiveInteger } from './option-checks.js';
+import { MCP_MODULE_OPTION_KEYS } from './option-keys.js';
+import { unknownOptionProblems } from './unknown-options.js';
 
-const isNonEmptyString = (value: unknown): value is string =>
-  typeof value === 'string' && value.trim() !== '';
-
-const isPositiveInteger = (value: unknown): value is number =>
-  Number.isInteger(value) && (value as number) > 0;
-
-/** Checks the options at bootstrap, so that a mistake stops the app with a correct example. */
+/**
+ * Checks the options at bootstrap, so that a mistake stops the app with a correct example:
+ * every key must be one this library reads (a typo is named, with the option it was meant
+ * to be) and every value must be one it can use. All problems are reported at once.
+ */
 export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
-  const problems: string[] = [];
-  if (typeof options !== 'object' || options === null) {
+  if (!isOptionsObject(options)) {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
+  const problems = unknownOptionProblems(options, MCP_MODULE_OPTION_KEYS);
   const {
     name,
     version,
@@ -22,10 +24,12 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     callerScopes,
     useGlobalFilters,
     pageSize,
+    listTemplatesAsResources,
     requestState,
+    schema,
     group,
     groupVersion,
-  } = options as Record<string, unknown>;
+  } = options;
   if (group !== undefined && !isNonEmptyString(group)) {
     problems.push(
       `"group" must be a non-empty string such as 'catalog' (got ${JSON.stringify(group)})`,
@@ -45,8 +49,12 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   if (pageSize !== undefined && !isPositiveInteger(pageSize)) {
     problems.push(`"pageSize" must be a positive integer (got ${JSON.stringify(pageSize)})`);
   }
-  if (requestState !== undefined) {
-    const secret = (requestState as { secret?: unknown } | null)?.secret;
+  if (requestState !== undefined && !isOptionsObject(requestState)) {
+    problems.push(
+      '"requestState" must be an object such as { secret: process.env.MCP_STATE_SECRET }',
+    );
+  } else if (requestState !== undefined) {
+    const { secret, ttlSeconds } = requestState;
     const length =
       typeof secret === 'string'
         ? Buffer.byteLength(secret)
@@ -58,6 +66,22 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
         '"requestState.secret" must be at least 32 bytes, such as a random 64-character hex string',
       );
     }
+    if (ttlSeconds !== undefined && !isPositiveInteger(ttlSeconds)) {
+      problems.push(
+        `"requestState.ttlSeconds" must be a positive whole number (got ${JSON.stringify(ttlSeconds)})`,
+      );
+    }
+  }
+  if (schema !== undefined && !isOptionsObject(schema)) {
+    problems.push('"schema" must be an object such as { nullableOptionals: true }');
+  } else if (
+    schema?.nullableOptionals !== undefined &&
+    typeof schema.nullableOptionals !== 'boolean'
+  ) {
+    problems.push('"schema.nullableOptionals" must be true or false');
+  }
+  if (listTemplatesAsResources !== undefined && typeof listTemplatesAsResources !== 'boolean') {
+    problems.push('"listTemplatesAsResources" must be true or false');
   }
   if (useGlobalFilters !== undefined && typeof useGlobalFilters !== 'boolean') {
     problems.push('"useGlobalFilters" must be true or false');
@@ -74,13 +98,12 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   if (instructions !== undefined && typeof instructions !== 'string')
     problems.push('"instructions" must be a string');
   if (http !== undefined && http !== false) {
-    if (typeof http !== 'object' || http === null) {
+    if (!isOptionsObject(http)) {
       problems.push('"http" must be an object ({ path, guards }) or false');
     } else {
-      const httpOptions = http as Record<string, unknown>;
-      const { path, guards, dnsRebindingProtection, legacySessions } = httpOptions;
+      const { path, guards, dnsRebindingProtection, legacySessions } = http;
       for (const option of ['allowedHosts', 'allowedOrigins'] as const) {
-        const list = httpOptions[option];
+        const list = http[option];
         if (
           list !== undefined &&
           !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
@@ -91,7 +114,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
         }
       }
       for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
-        const value = httpOptions[option];
+        const value = http[option];
         if (value !== undefined && !isPositiveInteger(value)) {
           problems.push(
             `"http.${option}" must be a positive whole number (got ${JSON.stringify(value)})`,
@@ -101,11 +124,20 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
       if (
         legacySessions !== undefined &&
         typeof legacySessions !== 'boolean' &&
-        (typeof legacySessions !== 'object' || legacySessions === null)
+        !isOptionsObject(legacySessions)
       ) {
         problems.push(
           '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }',
         );
+      } else if (isOptionsObject(legacySessions)) {
+        for (const option of ['idleTimeoutMs', 'maxSessions'] as const) {
+          const value = legacySessions[option];
+          if (value !== undefined && !isPositiveInteger(value)) {
+            problems.push(
+              `"http.legacySessions.${option}" must be a positive whole number (got ${JSON.stringify(value)})`,
+            );
+          }
+        }
       }
       if (dnsRebindingProtection !== undefined && typeof dnsRebindingProtection !== 'boolean') {
         problems.push('"http.dnsRebindingProtection" must be true or false');
@@ -113,18 +145,12 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
       if (path !== undefined && typeof path !== 'string')
         problems.push('"http.path" must be a string such as \'mcp\'');
       if (guards !== undefined) {
-        const valid =
-          Array.isArray(guards) &&
-          guards.every(
-            (g) =>
-              typeof g === 'function' ||
-              (typeof g === 'object' && g !== null && 'canActivate' in g),
-          );
+        const valid = Array.isArray(guards) && guards.every(isGuard);
         if (!valid)
           problems.push('"http.guards" must be an array of guard classes or guard instances');
       }
     }
   }
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
-  return options as McpModuleOptions;
+  return options as unknown as McpModuleOptions;
 }

@@ -8,6 +8,7 @@ import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { PrimitiveInvokerFactory } from '../execution/primitive-invoker.factory.js';
 import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
 import { VisibilityFactory } from '../execution/visibility.factory.js';
+import type { McpSchemaOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { RegisteredPrimitive } from './primitive.registry.js';
 import type {
   Completer,
@@ -49,8 +50,14 @@ export class PrimitiveBinder {
     };
   }
 
-  tool(tool: DiscoveredTool): RegisteredTool {
-    return { ...this.published(tool, tool.definition.name), invoke: this.tools.create(tool) };
+  /**
+   * @param schema The options of the server that publishes the tool: the scan is shared,
+   * the form of the argument schema (and so of its check) is each server's own.
+   */
+  tool(tool: DiscoveredTool, schema: McpSchemaOptions = {}): RegisteredTool {
+    const variant = schema.nullableOptionals ? tool.withNullableOptionals?.() : undefined;
+    const bound = variant ? { ...tool, ...variant } : tool;
+    return { ...this.published(bound, bound.definition.name), invoke: this.tools.create(bound) };
   }
 
   prompt(prompt: DiscoveredPrompt): RegisteredPrompt {

@@ -1,6 +1,8 @@
-import { fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
-import { escapePointer, pointerSegments as segmentsOf } from '../utils/json-pointer.util.js';
+import type { ErrorObject } from 'ajv';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
+import { escapePointer, pointerSegments as segmentsOf } from '../utils/json-pointer.util.js';
+import { sameJson } from '../utils/value-checks.util.js';
+import { compileWithAjv, type AjvCheck } from './json-schema.engine.js';
 
 /** One reason a value failed a JSON Schema, located by a JSON Pointer. */
 export interface SchemaIssue {
@@ -17,22 +19,19 @@ export interface SchemaIssue {
 export type JsonSchemaCheck = (value: unknown) => SchemaIssue[];
 
 /**
- * A check of a schema with the MCP SDK's own validator, Ajv in its 2020-12 dialect with
- * formats, the engine clients use to check what they are shown. It is compiled once, on
- * its first use: compiling every tool's schema up front was two thirds of the bootstrap of
- * an app with 1,000 tools (bench/README.md), most of which may never be called.
+ * A check of a schema with the MCP SDK's validator, Ajv in its 2020-12 dialect with
+ * formats (json-schema.engine.ts), the engine clients use to check what they are shown.
+ * It is compiled once, on its first use: compiling every tool's schema up front was two
+ * thirds of the bootstrap of an app with 1,000 tools (bench/README.md), most of which may
+ * never be called.
  * @param subject What to call the value itself in messages ("the arguments", "the result").
  */
 export function compileJsonSchema(schema: JsonSchema, subject = 'the value'): JsonSchemaCheck {
-  let standard: ReturnType<typeof fromJsonSchema>['~standard'] | undefined;
+  let check: AjvCheck | undefined;
   return (value) => {
-    standard ??= fromJsonSchema(schema as JsonSchemaType)['~standard'];
-    const result = standard.validate(value);
-    // The SDK's JSON Schema adapter is synchronous (Ajv compiles to plain functions).
-    if (result instanceof Promise) throw new TypeError('Expected a synchronous JSON Schema check');
-    if (!result.issues) return [];
-    const message = result.issues.map((issue) => issue.message).join(', ');
-    return explainSchemaFailure(schema, value, message, subject);
+    check ??= compileWithAjv(schema);
+    const errors = check(value);
+    return errors ? explainSchemaFailure(schema, value, errors, subject) : [];
   };
 }
 
@@ -45,67 +44,6 @@ export function renderValues(values: readonly unknown[]): string {
   const rest = values.length - shown.length;
   return rest > 0 ? `${shown.join(', ')} … and ${rest} more` : shown.join(', ');
 }
-
-interface RawIssue {
-  path: string;
-  message: string;
-}
-
-// The SDK's Standard Schema adapter reports one message, Ajv's `errorsText()`: every error
-// as `data<instancePath> <message>`, joined by ", ". Ajv's messages are fixed English
-// texts that start with "must" (or "boolean schema is false"), which is what the split
-// relies on. A property name with a space or ", data" in it would blur a boundary; the
-// issue then still names the failure, at a less precise place.
-const ERROR_BOUNDARY = /, (?=data(?:\/\S*)? (?:must |boolean schema))/;
-const ERROR_PARTS = /^data((?:\/\S*)?) ([\s\S]*)$/;
-
-/** @internal The errors of an Ajv `errorsText()` message, split and located. */
-export function parseAjvMessage(text: string): RawIssue[] {
-  return text.split(ERROR_BOUNDARY).map((part) => {
-    const match = ERROR_PARTS.exec(part);
-    return match ? { path: match[1], message: match[2] } : { path: '', message: part };
-  });
-}
-
-const KEYWORD_OF_MESSAGE: ReadonlyArray<[RegExp, string | ((m: RegExpExecArray) => string)]> = [
-  [/^must have required property '/, 'required'],
-  [/^must NOT have additional properties$/, 'additionalProperties'],
-  [/^must NOT have unevaluated properties$/, 'unevaluatedProperties'],
-  [/^must be equal to one of the allowed values$/, 'enum'],
-  [/^must be equal to constant$/, 'const'],
-  [/^must match format /, 'format'],
-  [/^must match pattern /, 'pattern'],
-  [/^must match a schema in anyOf$/, 'anyOf'],
-  [/^must match exactly one schema in oneOf$/, 'oneOf'],
-  [/^must NOT be valid$/, 'not'],
-  [/^must NOT have duplicate items/, 'uniqueItems'],
-  [/^must be multiple of /, 'multipleOf'],
-  [
-    /^must NOT have (more|fewer) than \d+ characters$/,
-    (m) => (m[1] === 'more' ? 'maxLength' : 'minLength'),
-  ],
-  [
-    /^must NOT have (more|fewer) than \d+ items$/,
-    (m) => (m[1] === 'more' ? 'maxItems' : 'minItems'),
-  ],
-  [
-    /^must be (>=|<=|>|<) /,
-    (m) =>
-      ({ '>=': 'minimum', '<=': 'maximum', '>': 'exclusiveMinimum', '<': 'exclusiveMaximum' })[
-        m[1] as '>='
-      ],
-  ],
-  [/^must be [a-z]+(,[a-z]+)*$/, 'type'],
-  [/^boolean schema is false$/, 'false'],
-];
-
-const keywordOf = (message: string): string => {
-  for (const [pattern, keyword] of KEYWORD_OF_MESSAGE) {
-    const match = pattern.exec(message);
-    if (match) return typeof keyword === 'string' ? keyword : keyword(match);
-  }
-  return 'schema';
-};
 
 const isIndex = (segment: string) => /^(0|[1-9]\d*)$/.test(segment);
 
@@ -173,52 +111,114 @@ function listedValues(root: JsonSchema, path: string): unknown[] {
   return [...new Set(values)];
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
 const isAtOrBelow = (path: string, ancestor: string) =>
   path === ancestor || path.startsWith(`${ancestor}/`);
 
+/** The keyword an issue names: Ajv's, except its "false schema" (`false` as a schema). */
+const keywordOf = (error: ErrorObject): string =>
+  error.keyword === 'false schema' ? 'false' : error.keyword;
+
+/** A string parameter of an Ajv error (`missingProperty`, `additionalProperty`, ...). */
+const param = (error: ErrorObject, name: string): string | undefined => {
+  const found: unknown = (error.params as Record<string, unknown>)[name];
+  return typeof found === 'string' ? found : undefined;
+};
+
 /**
- * @internal Turns Ajv's one-line failure into issues a model can act on: each at a JSON
- * Pointer, the missing property at its own path, each unknown property named, and the
- * allowed values of an `enum` or `const` listed. Noise from alternatives is dropped: the
- * summary of an `anyOf`/`oneOf` and the "must be null" of an optional value when a more
- * precise issue exists, and the `const` of a `oneOf` branch the value did not choose.
+ * @internal Turns Ajv's errors into issues a model can act on: each at a JSON Pointer,
+ * the missing property at its own path, each unknown property named, the allowed values of
+ * an `enum` or `const` listed, and a `null` sent for an optional property that the schema
+ * lists without null told to be left out. Noise from alternatives is dropped: the summary
+ * of an `anyOf`/`oneOf` and the "must be null" of a nullable value when a more precise
+ * issue exists, and the `const` of a `oneOf` branch the value did not choose. Ajv's own
+ * words are kept only as the tail of a message (`must NOT have fewer than 3 characters`);
+ * what an issue is and where comes from its error object.
  */
 export function explainSchemaFailure(
   schema: JsonSchema,
   value: unknown,
-  message: string,
+  errors: readonly ErrorObject[],
   subject = 'the value',
 ): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  for (const raw of parseAjvMessage(message)) {
-    const keyword = keywordOf(raw.message);
-    const label = labelOf(raw.path, subject);
+  // "must be null" of the null branch of a nullable value: noise when more is said there.
+  const nullBranches = new Set<SchemaIssue>();
+  for (const error of errors) {
+    const path = error.instancePath;
+    const keyword = keywordOf(error);
+    const label = labelOf(path, subject);
     if (keyword === 'required') {
-      const property = /'([\s\S]*)'$/.exec(raw.message)?.[1] ?? '';
-      const path = `${raw.path}/${escapePointer(property)}`;
-      issues.push({ path, keyword, message: `${property} is required` });
+      const property = param(error, 'missingProperty') ?? '';
+      const at = `${path}/${escapePointer(property)}`;
+      issues.push({ path: at, keyword, message: `${property} is required` });
     } else if (keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') {
-      issues.push(...unknownPropertyIssues(schema, value, raw, keyword, label));
+      const key = param(
+        error,
+        keyword === 'additionalProperties' ? 'additionalProperty' : 'unevaluatedProperty',
+      );
+      issues.push(...unknownPropertyIssues(schema, value, error, key, label));
     } else if (keyword === 'enum' || keyword === 'const') {
-      const allowed = listedValues(schema, raw.path);
-      const actual = valueAt(value, segmentsOf(raw.path));
+      const allowed = listedValues(schema, path);
+      const actual = valueAt(value, segmentsOf(path));
       // A value one branch lists failed another branch of a oneOf: not the problem.
       if (allowed.some((candidate) => sameJson(candidate, actual))) continue;
       const text =
         allowed.length === 1
           ? `${label} must be ${renderValues(allowed)}`
           : `${label} must be one of ${renderValues(allowed)}`;
-      issues.push({ path: raw.path, keyword, message: text, allowed });
+      issues.push({ path, keyword, message: text, allowed });
     } else if (keyword === 'type') {
-      const types = raw.message.slice('must be '.length).split(',');
-      issues.push({ path: raw.path, keyword, message: `${label} must be ${types.join(' or ')}` });
+      const expected: unknown = (error.params as { type?: unknown }).type;
+      const types = Array.isArray(expected) ? expected.map(String) : String(expected).split(',');
+      const issue = { path, keyword, message: `${label} must be ${types.join(' or ')}` };
+      if (types.length === 1 && types[0] === 'null') nullBranches.add(issue);
+      issues.push(issue);
     } else {
-      issues.push({ path: raw.path, keyword, message: `${label} ${raw.message}` });
+      issues.push({ path, keyword, message: `${label} ${error.message ?? `fails "${keyword}"`}` });
     }
   }
-  return withoutNoise(narrowToChosenBranches(schema, value, mergeLists(issues)));
+  // Ajv reports a failure with at least one error; never let a failed check pass.
+  if (errors.length === 0) {
+    issues.push({ path: '', keyword: 'schema', message: `${subject} does not match its schema` });
+  }
+  const explained = refuseOptionalNulls(schema, value, mergeLists(issues));
+  return withoutNoise(narrowToChosenBranches(schema, value, explained), nullBranches);
+}
+
+/**
+ * Whether the value at `path` is a `null` given for a property that every object declaring
+ * it leaves optional: the schema then lists the property without null (the default of
+ * `schema.nullableOptionals`), and the way to give no value is to leave it out.
+ */
+function isOptionalNull(root: JsonSchema, value: unknown, path: string): boolean {
+  if (path === '' || valueAt(value, segmentsOf(path)) !== null) return false;
+  const parentPath = path.slice(0, path.lastIndexOf('/'));
+  const parent = valueAt(value, segmentsOf(parentPath));
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return false;
+  const name = segmentsOf(path).at(-1) as string;
+  const declaring = subschemasAt(root, parentPath).filter(
+    (candidate) => candidate.properties !== undefined && Object.hasOwn(candidate.properties, name),
+  );
+  return (
+    declaring.length > 0 && declaring.every((candidate) => !candidate.required?.includes(name))
+  );
+}
+
+/** Every issue about a `null` sent for an optional property, as one that says what to do. */
+function refuseOptionalNulls(
+  root: JsonSchema,
+  value: unknown,
+  issues: SchemaIssue[],
+): SchemaIssue[] {
+  const refused = new Set<string>();
+  return issues.flatMap((issue) => {
+    if (issue.keyword === 'required' || !isOptionalNull(root, value, issue.path)) return [issue];
+    if (refused.has(issue.path)) return [];
+    refused.add(issue.path);
+    const label = labelOf(issue.path, 'the value');
+    const message = `${label} cannot be null: it is optional, so leave it out instead of sending null`;
+    return [{ path: issue.path, keyword: 'type', message }];
+  });
 }
 
 // Compiled on the first failure that needs them, once per branch.
@@ -275,29 +275,37 @@ function narrowToChosenBranches(
   return result;
 }
 
+/**
+ * The unknown properties of the object at the error's path, each named with the properties
+ * that are allowed there. Ajv reports a key once per closed schema that does not declare
+ * it, so a key another branch declares is not unknown.
+ */
 function unknownPropertyIssues(
   schema: JsonSchema,
   value: unknown,
-  raw: RawIssue,
-  keyword: string,
+  error: ErrorObject,
+  key: string | undefined,
   label: string,
 ): SchemaIssue[] {
-  const closed = subschemasAt(schema, raw.path).filter(
+  const path = error.instancePath;
+  const keyword = keywordOf(error);
+  const closed = subschemasAt(schema, path).filter(
     (candidate) => candidate.properties !== undefined && candidate.additionalProperties === false,
   );
-  const actual = valueAt(value, segmentsOf(raw.path));
-  if (closed.length === 0 || actual === null || typeof actual !== 'object') {
-    return [{ path: raw.path, keyword, message: `${label} ${raw.message}` }];
+  const actual = valueAt(value, segmentsOf(path));
+  if (closed.length === 0 || actual === null || typeof actual !== 'object' || key === undefined) {
+    return [{ path, keyword, message: `${label} ${error.message ?? 'has an unknown property'}` }];
   }
   const known = new Set(closed.flatMap((candidate) => Object.keys(candidate.properties ?? {})));
+  if (known.has(key)) return [];
   const names = [...known].join(', ') || '(none)';
-  return Object.keys(actual)
-    .filter((key) => !known.has(key))
-    .map((key) => ({
-      path: `${raw.path}/${escapePointer(key)}`,
+  return [
+    {
+      path: `${path}/${escapePointer(key)}`,
       keyword,
       message: `property "${key}" is not allowed; allowed properties: ${names}`,
-    }));
+    },
+  ];
 }
 
 /** One issue per path and keyword (oneOf branches each report their own `const`). */
@@ -310,7 +318,10 @@ function mergeLists(issues: SchemaIssue[]): SchemaIssue[] {
   return [...byKey.values()];
 }
 
-function withoutNoise(issues: SchemaIssue[]): SchemaIssue[] {
+function withoutNoise(
+  issues: SchemaIssue[],
+  nullBranches: ReadonlySet<SchemaIssue>,
+): SchemaIssue[] {
   const hasOther = (issue: SchemaIssue) =>
     issues.some(
       (other) =>
@@ -326,7 +337,7 @@ function withoutNoise(issues: SchemaIssue[]): SchemaIssue[] {
     // A format ("date-time") says what a pattern that narrows it says, in words.
     if (issue.keyword === 'pattern') return !samePlace(issue, 'format');
     if (issue.keyword !== 'type') return true;
-    if (issue.message.endsWith(' must be null')) return !hasOther(issue);
+    if (nullBranches.has(issue)) return !hasOther(issue);
     // "must be one of 1, 2" says all that "must be integer" says, and more.
     return !samePlace(issue, 'enum', 'const');
   });

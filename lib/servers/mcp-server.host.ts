@@ -13,11 +13,11 @@ import {
   type ServerMembership,
   type ServerScope,
 } from '../discovery/server-membership.js';
+import { emptyServerReport } from '../discovery/empty-server.report.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { validateMcpModuleOptions } from '../options/mcp-module-options.validator.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { McpCatalog } from '../registry/mcp-catalog.js';
 import { McpNotifier } from '../registry/mcp-notifier.js';
@@ -44,12 +44,12 @@ export class McpServerHost implements OnModuleInit {
   private hidden: readonly McpHiddenMethod[] = [];
 
   constructor(
-    @Inject(MCP_MODULE_OPTIONS) options: unknown,
+    // Checked where they are provided (withValidatedOptions), before anything injects them.
+    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
     private readonly explorer: McpExplorer,
     private readonly binder: PrimitiveBinder,
   ) {
-    // Checked here, the first consumer, so forRoot and every forRootAsync form fail alike.
-    this.options = validateMcpModuleOptions(options);
+    this.options = options;
   }
 
   onModuleInit(): void {
@@ -73,7 +73,7 @@ export class McpServerHost implements OnModuleInit {
     const resources = exploredResources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
-        tools: tools.map((tool) => this.binder.tool(tool)),
+        tools: tools.map((tool) => this.binder.tool(tool, this.options.schema)),
         prompts: prompts.map((prompt) => this.binder.prompt(prompt)),
         resources: resources.filter((entry): entry is RegisteredResource => !('template' in entry)),
         templates: resources.filter((entry): entry is RegisteredTemplate => 'template' in entry),
@@ -88,11 +88,16 @@ export class McpServerHost implements OnModuleInit {
     }
     this.published = catalog;
     this.serverFactory = new ProtocolServerFactory(this.options, catalog, this.notifier);
+    const resourceCount = catalog.resources.size + catalog.templates.size;
     const scoped = this.options.group === undefined ? '' : ` (${describeScope(scope)})`;
-    this.logger.log(
-      `MCP server "${this.options.name}"${scoped} publishes ${catalog.tools.size} tool(s), ` +
-        `${catalog.prompts.size} prompt(s), ${catalog.resources.size + catalog.templates.size} resource(s)`,
-    );
+    if (catalog.tools.size + catalog.prompts.size + resourceCount === 0) {
+      this.logger.warn(emptyServerReport(this.options.name, explored, scope));
+    } else {
+      this.logger.log(
+        `MCP server "${this.options.name}"${scoped} publishes ${catalog.tools.size} tool(s), ` +
+          `${catalog.prompts.size} prompt(s), ${resourceCount} resource(s)`,
+      );
+    }
   }
 
   /** Every published tool, as `tools/list` shows it to a caller whom no guard rejects. */
@@ -136,7 +141,10 @@ export class McpServerHost implements OnModuleInit {
    */
   addTool(provider: object, methodName: string, options: McpToolOptions = {}): void {
     this.catalog.tools.add(
-      this.binder.tool(this.explorer.describe('tool', provider, methodName, options)),
+      this.binder.tool(
+        this.explorer.describe('tool', provider, methodName, options),
+        this.options.schema,
+      ),
     );
   }
 

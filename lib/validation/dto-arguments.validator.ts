@@ -1,22 +1,18 @@
 import { plainToInstance, type TargetMap } from 'class-transformer';
+import { validate, ValidationTypes, type ValidationError } from 'class-validator';
 import {
-  getMetadataStorage,
-  validate,
-  ValidationTypes,
-  type ValidationError,
-} from 'class-validator';
-import {
-  DtoSchemaFactory,
   getDtoProperties,
   resolveNestedTarget,
-} from '../schema/dto-schema.factory.js';
+  validatorNameOf,
+} from '../schema/dto-metadata.reader.js';
+import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import {
   compileJsonSchema,
   renderValues,
   type JsonSchemaCheck,
   type SchemaIssue,
 } from '../schema/json-schema.check.js';
-import { enumValues, isInValues } from '../schema/validation-constraint.converters.js';
+import { enumValues, isInValues } from '../schema/value-constraint.converters.js';
 import type { ArgumentIssue } from '../interfaces/argument-issue.interface.js';
 import { escapePointer, pointerSegments } from '../utils/json-pointer.util.js';
 
@@ -102,11 +98,11 @@ export class DtoArgumentsValidator {
   private readonly targetMaps = new WeakMap<Function, TargetMap[]>();
   private readonly discriminated = new WeakMap<Function, boolean>();
   private readonly schemaChecks = new WeakMap<Function, JsonSchemaCheck>();
-  private readonly storage = getMetadataStorage();
 
   /**
-   * @param schemaCheck The tool's input schema, compiled at bootstrap
-   * (`compileJsonSchema(inputSchema)`); built from the DTO on first use when left out.
+   * @param schemaCheck The tool's input schema as its server lists it, compiled at
+   * bootstrap (`compileJsonSchema(inputSchema)`); when left out, the DTO's schema in the
+   * default form (optional properties without null), built on first use.
    */
   async validate<T extends object>(
     dto: new (...a: any[]) => T,
@@ -221,8 +217,7 @@ export class DtoArgumentsValidator {
       if (target?.type && target.fromDesignType) designTypeFallbacks[name] = target.type;
       if (target?.discriminator) hasDiscriminator = true;
       for (const metadata of metadatas) {
-        const validator = this.storage.getTargetValidatorConstraints(metadata.constraintCls)[0]
-          ?.name;
+        const validator = validatorNameOf(metadata);
         const read = validator && Object.hasOwn(LIST_VALUES, validator) && LIST_VALUES[validator];
         if (!read || !validator) continue;
         const rules = lists.get(name) ?? new Map<string, ListedRule>();

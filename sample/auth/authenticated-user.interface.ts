@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** What a caller may do: a reader searches and reads, an admin also changes the catalog. */
 export type Role = 'reader' | 'admin';
@@ -16,4 +16,11 @@ export interface AuthenticatedUser {
   readonly scopes: readonly string[];
 }
 
-export type AuthenticatedRequest = Request & { user?: AuthenticatedUser };
+/**
+ * What the sample reads of an HTTP request: an Express `Request` or a Fastify
+ * `FastifyRequest` (both carry Node's headers), or the caller request of `main-stdio.ts`.
+ */
+export interface AuthenticatedRequest {
+  readonly headers: IncomingHttpHeaders;
+  user?: AuthenticatedUser;
+}

@@ -4,13 +4,16 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import { HttpAdapterHost } from '@nestjs/core';
 import { loadSampleConfig } from '../sample.config.js';
 import {
   ROLE_SCOPES,
   type AuthenticatedRequest,
   type Role,
 } from './authenticated-user.interface.js';
+
+/** The challenge of a 401 (RFC 6750): which scheme to use, and for what. */
+const CHALLENGE = 'Bearer realm="catalog"';
 
 /**
  * Accepts `Authorization: Bearer <token>` with one of the two configured tokens and records
@@ -24,7 +27,7 @@ import {
 export class BearerTokenGuard implements CanActivate {
   private readonly roles: ReadonlyMap<string, Role>;
 
-  constructor() {
+  constructor(private readonly adapterHost: HttpAdapterHost) {
     const { readerToken, adminToken } = loadSampleConfig();
     this.roles = new Map<string, Role>([
       [readerToken, 'reader'],
@@ -38,7 +41,9 @@ export class BearerTokenGuard implements CanActivate {
     const [scheme, token] = (request.headers.authorization ?? '').split(' ');
     const role = scheme?.toLowerCase() === 'bearer' && token ? this.roles.get(token) : undefined;
     if (!role) {
-      http.getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer realm="catalog"');
+      // Through the HTTP adapter, so it works on Express and Fastify alike. Over stdio
+      // (`main-stdio.ts`) there is no HTTP adapter, and no response to set it on.
+      this.adapterHost.httpAdapter?.setHeader(http.getResponse(), 'WWW-Authenticate', CHALLENGE);
       throw new UnauthorizedException(
         'Send "Authorization: Bearer <token>" with a reader or an admin token',
       );

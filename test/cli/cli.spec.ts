@@ -7,7 +7,7 @@ import {
   StdioProcess,
 } from '../transports/stdio/stdio-process.js';
 
-// The built binary against the built sample, as README shows it (npm test builds both first).
+// The built binary against the built sample, as docs/stdio-and-cli.md shows it (npm test builds both first).
 const CLI = 'dist/cli/main.js';
 const MODULE = 'dist-sample/app.module.js#AppModule';
 const ADMIN = 'Authorization: Bearer admin-token';
@@ -54,7 +54,7 @@ describe('nestjs-mcp list', () => {
     expect(run.stdout).toMatch(
       /search_products\s+Search products\s+read-only\s+query\?, category\?/,
     );
-    expect(run.stdout).toMatch(/limit\s+integer \| null\s+no\s+1\.\.50, default 10/);
+    expect(run.stdout).toMatch(/limit\s+integer\s+no\s+1\.\.50, default 10/);
     // Nest's start-up lines are not printed with the listing.
     expect(run.stdout + run.stderr).not.toContain('InstanceLoader');
   });

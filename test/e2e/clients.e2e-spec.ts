@@ -63,10 +63,8 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
         },
       });
       const echo = tools.find((tool) => tool.name === 'echo')!;
-      // Optional, so null is allowed as well (@IsOptional() lets null through).
-      expect(echo.inputSchema.properties.note).toEqual({
-        anyOf: [{ type: 'null' }, { $ref: '#/$defs/NoteDto' }],
-      });
+      // Optional: listed without null (the portable default, schema.nullableOptionals).
+      expect(echo.inputSchema.properties.note).toEqual({ $ref: '#/$defs/NoteDto' });
       expect(echo.inputSchema.$defs.NoteDto).toMatchObject({
         type: 'object',
         additionalProperties: false,

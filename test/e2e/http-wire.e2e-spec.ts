@@ -211,7 +211,7 @@ describe.each(ADAPTERS)('Streamable HTTP endpoint, raw JSON-RPC, on %s', (adapte
     expect((await modernPost(app, '/api/mcp', 'tools/list')).status).toBe(200);
   });
 
-  // The endpoint reads its own bodies (see README, "Security defaults"): malformed JSON
+  // The endpoint reads its own bodies (see docs/http.md, "Security defaults"): malformed JSON
   // gets a JSON-RPC parse error saying what is wrong, not the platform's 400.
   it('answers malformed JSON with 400 and a JSON-RPC parse error naming the problem, and keeps serving', async () => {
     const res = await request(app.getHttpServer())

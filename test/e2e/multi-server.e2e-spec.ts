@@ -62,7 +62,7 @@ class CatalogTools {
   }
 }
 
-/** The app of the README's "Several servers" section. */
+/** The app of docs/servers.md. */
 @Module({
   imports: [
     McpModule.forRoot({

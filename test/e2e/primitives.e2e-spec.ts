@@ -173,7 +173,7 @@ describe.each(ADAPTERS)(
           expect(String((error as Error).message)).toContain(uri);
           expect((error as { data?: { uri?: string } }).data?.uri).toBe(uri);
           // -32602 on both wires: the library raises -32002 toward 2025-era clients, as
-          // 2025-11-25 words it, but the SDK's 2025 codec rewrites it to -32602 (README).
+          // 2025-11-25 words it, but the SDK's 2025 codec rewrites it to -32602 (docs/prompts-and-resources.md).
           expect((error as { code: number }).code).toBe(-32602);
         }
       });

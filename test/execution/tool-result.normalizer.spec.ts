@@ -17,9 +17,29 @@ describe('normalizeToolResult', () => {
     expect(normalizeToolResult(value)).toEqual({ content });
   });
 
-  it('turns undefined and null into no content', () => {
-    expect(normalizeToolResult(undefined)).toEqual({ content: [] });
-    expect(normalizeToolResult(null)).toEqual({ content: [] });
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+  ])(
+    'turns %s (a method that returns nothing) into the text null, never an empty content',
+    (_what, value) => {
+      expect(normalizeToolResult(value)).toEqual({ content: [{ type: 'text', text: 'null' }] });
+    },
+  );
+
+  it('sends no structuredContent for nothing, even when the tool declares an output', () => {
+    // The output validator then refuses it as "no data", as any result without data.
+    expect(normalizeToolResult(null, { structured: true })).toEqual({
+      content: [{ type: 'text', text: 'null' }],
+    });
+    expect(normalizeToolResult(undefined, { structured: true })).not.toHaveProperty(
+      'structuredContent',
+    );
+  });
+
+  it('keeps a result that chose an empty content as it is', () => {
+    const result = { content: [] };
+    expect(normalizeToolResult(result)).toBe(result);
   });
 
   it('turns an object into JSON text plus structured content', () => {

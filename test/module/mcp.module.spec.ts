@@ -1,7 +1,23 @@
-import { Injectable, Logger, Module, type INestApplication } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type CanActivate,
+  type INestApplication,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { IsString } from 'class-validator';
-import { McpModule, McpTool, type McpModuleOptions } from 'nestjs-mcp';
+import {
+  MCP_MODULE_OPTIONS,
+  McpConfigurationError,
+  McpModule,
+  McpTool,
+  type McpModuleAsyncOptions,
+  type McpModuleOptions,
+  type McpOptionsFactory,
+} from 'nestjs-mcp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { postModern } from '../support/mcp-post.js';
 
@@ -27,11 +43,38 @@ class ConfigLike {
 class ConfigLikeModule {}
 
 @Injectable()
-class McpOptionsFactory {
+class OptionsFromConfig implements McpOptionsFactory {
   constructor(private readonly config: ConfigLike) {}
   createMcpOptions(): McpModuleOptions {
     return { name: this.config.name, version: '3.0.0', http: { path: 'tools' } };
   }
+}
+
+/** Options with a typo, as a config file or an untyped factory may give them. */
+const MISTYPED = {
+  name: 'x',
+  version: '1',
+  http: { gaurds: [] },
+} as unknown as McpModuleOptions;
+
+@Injectable()
+class MistypedOptions implements McpOptionsFactory {
+  async createMcpOptions(): Promise<McpModuleOptions> {
+    return MISTYPED;
+  }
+}
+
+@Module({ providers: [MistypedOptions], exports: [MistypedOptions] })
+class MistypedOptionsModule {}
+
+/** The error that bootstrapping `mcpModule` rejects with. */
+async function bootError(mcpModule: ReturnType<typeof McpModule.forRoot>): Promise<Error> {
+  const error = await boot(mcpModule).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpConfigurationError);
+  return error as Error;
 }
 
 let app: INestApplication | undefined;
@@ -96,7 +139,7 @@ describe('McpModule', () => {
 
   it('forRootAsync with useClass calls createMcpOptions', async () => {
     await boot(
-      McpModule.forRootAsync({ imports: [ConfigLikeModule], useClass: McpOptionsFactory }),
+      McpModule.forRootAsync({ imports: [ConfigLikeModule], useClass: OptionsFromConfig }),
     );
     const { message } = await discover('/tools');
     expect(message.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
@@ -108,12 +151,12 @@ describe('McpModule', () => {
   it('forRootAsync with useExisting reuses a provider of an imported module', async () => {
     @Module({
       imports: [ConfigLikeModule],
-      providers: [McpOptionsFactory],
-      exports: [McpOptionsFactory],
+      providers: [OptionsFromConfig],
+      exports: [OptionsFromConfig],
     })
     class OptionsModule {}
     await boot(
-      McpModule.forRootAsync({ imports: [OptionsModule], useExisting: McpOptionsFactory }),
+      McpModule.forRootAsync({ imports: [OptionsModule], useExisting: OptionsFromConfig }),
     );
     expect((await discover('/tools')).status).toBe(200);
   });
@@ -167,7 +210,155 @@ describe('McpModule', () => {
     const error = await boot(
       McpModule.forRootAsync({ useFactory: () => ({ name: '', version: '1' }) }),
     ).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(McpConfigurationError);
     expect((error as Error).message).toContain('Invalid McpModule options');
+  });
+
+  describe('refuses an unknown key, naming the option it was meant to be', () => {
+    const problem = '`http.gaurds` is not an option; did you mean `http.guards`?';
+
+    it.each<[string, () => ReturnType<typeof McpModule.forRoot>]>([
+      ['forRoot', () => McpModule.forRoot(MISTYPED)],
+      [
+        'forRootAsync with useFactory',
+        () => McpModule.forRootAsync({ useFactory: () => MISTYPED }),
+      ],
+      [
+        'forRootAsync with an async useFactory and inject',
+        () =>
+          McpModule.forRootAsync({
+            imports: [ConfigLikeModule],
+            inject: [ConfigLike],
+            useFactory: async (config: ConfigLike) => ({ ...MISTYPED, name: config.name }),
+          }),
+      ],
+      ['forRootAsync with useClass', () => McpModule.forRootAsync({ useClass: MistypedOptions })],
+      [
+        'forRootAsync with useExisting',
+        () =>
+          McpModule.forRootAsync({
+            imports: [MistypedOptionsModule],
+            useExisting: MistypedOptions,
+          }),
+      ],
+    ])('%s', async (_form, mcpModule) => {
+      const error = await bootError(mcpModule());
+      expect(error.message).toContain(`Invalid McpModule options:\n  - ${problem}\n`);
+      expect(error.message).toContain("McpModule.forRoot({\n  name: 'catalog',");
+    });
+
+    it('so that an endpoint never runs without the guard meant for it', async () => {
+      class BearerGuard implements CanActivate {
+        canActivate() {
+          return false;
+        }
+      }
+      const error = await bootError(
+        McpModule.forRoot({
+          name: 'x',
+          version: '1',
+          http: { gaurds: [BearerGuard] },
+        } as unknown as McpModuleOptions),
+      );
+      expect(error.message).toContain(problem);
+      expect(app).toBeUndefined();
+    });
+
+    it('in NestFactory.create too', async () => {
+      @Module({ imports: [McpModule.forRoot(MISTYPED)] })
+      class AppModule {}
+      const error = await NestFactory.create(AppModule, {
+        logger: false,
+        abortOnError: false,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpConfigurationError);
+      expect((error as Error).message).toContain(problem);
+    });
+
+    it('with every problem at once', async () => {
+      const error = await bootError(
+        McpModule.forRoot({
+          name: 'x',
+          version: '1',
+          pagesize: 10,
+          path: 'mcp',
+          foo: true,
+        } as unknown as McpModuleOptions),
+      );
+      expect(error.message).toContain(
+        'Invalid McpModule options:\n' +
+          '  - `pagesize` is not an option; did you mean `pageSize`?\n' +
+          '  - `path` is not an option; did you mean `http.path`?\n' +
+          '  - `foo` is not an option; valid options are: name, version,',
+      );
+    });
+  });
+
+  it('gives the checked options to everything that injects them, and nothing else', async () => {
+    const seen: unknown[] = [];
+    @Injectable()
+    class Reader {
+      constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
+        seen.push(options);
+      }
+    }
+    const valid = { name: 'x', version: '1', useGlobalFilters: false };
+    await boot(McpModule.forRootAsync({ useFactory: () => valid, extraProviders: [Reader] }));
+    expect(seen).toEqual([valid]);
+    await app!.close();
+    app = undefined;
+    seen.length = 0;
+
+    const options = { name: 'x', version: '1', useGlobalFilters: 'no' } as never;
+    const error = await bootError(
+      McpModule.forRootAsync({ useFactory: () => options, extraProviders: [Reader] }),
+    );
+    expect(error.message).toContain('"useGlobalFilters" must be true or false');
+    // Checked in the options provider itself: no provider (McpPipelineFactory, which reads
+    // useGlobalFilters, or one of the app) is ever given the unchecked object. (Nest still
+    // builds dependents of a failed provider, with null, after the bootstrap has failed.)
+    expect(seen).not.toContain(options);
+  });
+
+  it('forRootAsync registers extraProviders in the module, for the factory to inject', async () => {
+    const TOKEN = Symbol('server name');
+    await boot(
+      McpModule.forRootAsync({
+        extraProviders: [{ provide: TOKEN, useValue: 'from-extra' }],
+        inject: [TOKEN],
+        useFactory: (name: string) => ({ name, version: '1.0.0' }),
+      }),
+    );
+    const { message } = await discover('/mcp');
+    expect(message.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'from-extra',
+    });
+  });
+
+  it.each<[unknown, string]>([
+    [{}, 'one of "useFactory", "useClass" or "useExisting" must give the options'],
+    [
+      { useFactroy: () => ({ name: 'x', version: '1' }) },
+      '`useFactroy` is not an option; did you mean `useFactory`?',
+    ],
+    [
+      { useFactory: () => ({ name: 'x', version: '1' }), useClass: OptionsFromConfig },
+      'only one of "useFactory", "useClass" and "useExisting" may be given (got "useFactory" and "useClass")',
+    ],
+    [
+      { useClass: 'OptionsFromConfig' },
+      '"useClass" must be a class with a createMcpOptions() method',
+    ],
+    [{ useFactory: () => ({}), inject: ConfigLike }, '"inject" must be an array'],
+    [
+      { name: 'x', useFactory: () => ({ name: 'x', version: '1' }) },
+      '`name` is not an option; valid options are: imports, useFactory, inject, useClass, ' +
+        'useExisting, extraProviders, provideInjectionTokensFrom',
+    ],
+  ])('forRootAsync fails bootstrap on its own invalid options %j', async (options, problem) => {
+    const error = await bootError(McpModule.forRootAsync(options as McpModuleAsyncOptions));
+    expect(error.message).toContain(`Invalid McpModule.forRootAsync() options:\n  - ${problem}\n`);
+    expect(error.message).toContain('A correct example:\nMcpModule.forRootAsync({');
   });
 
   it('fails bootstrap on a tool name the spec forbids, naming Class.method', async () => {

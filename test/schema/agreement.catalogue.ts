@@ -46,7 +46,7 @@ import {
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import type { KnownSchemaGapId } from '../../lib/schema/validation-constraint.converters.js';
+import type { KnownSchemaGapId } from '../../lib/schema/known-schema-gaps.js';
 
 /*
  * The DTO shapes the agreement test runs: one per row of the decorator table in
@@ -410,6 +410,10 @@ class IsUrlDto {
   @IsUrl() value!: string;
 }
 
+class IsUrlWithAProtocolDto {
+  @IsUrl({ require_protocol: true }) value!: string;
+}
+
 class IsUUIDDto {
   @IsUUID() value!: string;
 }
@@ -719,6 +723,15 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     values: aimed(
       fc.webUrl(),
       fc.constantFrom('example.com', 'http://localhost:3000', 'mailto:a@b.co', 'not a url'),
+    ),
+    gaps: { 'url-format': isString },
+  },
+  {
+    name: 'IsUrl({ require_protocol: true })',
+    dto: IsUrlWithAProtocolDto,
+    values: aimed(
+      fc.webUrl(),
+      fc.constantFrom('example.com', 'http://localhost:3000', 'https://bücher.de', 'not a url'),
     ),
     gaps: { 'url-format': isString },
   },

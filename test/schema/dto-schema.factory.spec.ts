@@ -35,7 +35,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DtoSchemaError } from '../../lib/errors/dto-schema.error.js';
 import { DtoSchemaFactory, type SchemaGapNotice } from '../../lib/schema/dto-schema.factory.js';
 import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
-import { KNOWN_SCHEMA_GAPS } from '../../lib/schema/validation-constraint.converters.js';
+import { KNOWN_SCHEMA_GAPS } from '../../lib/schema/known-schema-gaps.js';
 
 // Every schema a test builds is compiled here, so an invalid 2020-12 schema fails the test
 // that produced it. Union types (mixed enums) are legal JSON Schema; ajv's strict mode
@@ -47,8 +47,14 @@ const built: JsonSchema[] = [];
 const notices: SchemaGapNotice[] = [];
 const factory = new DtoSchemaFactory({ onGap: (notice) => notices.push(notice) });
 
-function schemaOf(dto: Function | undefined): JsonSchema {
-  const schema = factory.createInputSchema(dto);
+// The form `schema: { nullableOptionals: true }` lists: @IsOptional() lets null through.
+const NULLABLE = { nullableOptionals: true } as const;
+
+function schemaOf(
+  dto: Function | undefined,
+  options?: { nullableOptionals?: boolean },
+): JsonSchema {
+  const schema = factory.createInputSchema(dto, options);
   built.push(schema);
   return schema;
 }
@@ -113,7 +119,7 @@ describe('DtoSchemaFactory', () => {
       price!: number;
     }
 
-    expect(schemaOf(CreateProductDto)).toStrictEqual({
+    expect(schemaOf(CreateProductDto, NULLABLE)).toStrictEqual({
       type: 'object',
       properties: {
         name: { type: 'string' },
@@ -139,11 +145,37 @@ describe('DtoSchemaFactory', () => {
       query?: string;
     }
 
-    expect(schemaOf(SearchDto)).toStrictEqual({
+    expect(schemaOf(SearchDto, NULLABLE)).toStrictEqual({
       type: 'object',
       properties: { query: { type: ['string', 'null'] } },
       additionalProperties: false,
     });
+    expect(schemaOf(SearchDto)).toStrictEqual({
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      additionalProperties: false,
+    });
+  });
+
+  it('lists an @IsOptional() property with its own type only, and not as required, by default', () => {
+    class CreateProductDto {
+      @IsString() name!: string;
+      @IsOptional() @IsString() @MaxLength(200) description?: string;
+      @IsOptional() @IsEnum({ A: 'a', B: 'b' }) grade?: string;
+      @IsOptional() @IsUUID('4') id?: string;
+    }
+    expect(schemaOf(CreateProductDto)).toStrictEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        description: { type: 'string', maxLength: 200 },
+        grade: { type: 'string', enum: ['a', 'b'] },
+        id: expect.objectContaining({ type: 'string', format: 'uuid' }),
+      },
+      required: ['name'],
+      additionalProperties: false,
+    });
+    expect(JSON.stringify(schemaOf(CreateProductDto))).not.toContain('null');
   });
 
   describe('one decorator at a time', () => {
@@ -329,10 +361,21 @@ describe('DtoSchemaFactory', () => {
         { type: 'string', format: 'email' },
       ],
       [
+        // isURL needs no scheme by default ("example.com"), which `format: uri` would refuse.
         'IsUrl',
         () => {
           class Dto {
             @IsUrl() value!: string;
+          }
+          return Dto;
+        },
+        { type: 'string' },
+      ],
+      [
+        'IsUrl with require_protocol',
+        () => {
+          class Dto {
+            @IsUrl({ require_protocol: true }) value!: string;
           }
           return Dto;
         },
@@ -579,7 +622,7 @@ describe('DtoSchemaFactory', () => {
     }
 
     it('puts each class once in $defs and refers to it', () => {
-      expect(schemaOf(OrderDto)).toStrictEqual({
+      expect(schemaOf(OrderDto, NULLABLE)).toStrictEqual({
         type: 'object',
         properties: {
           shipping: { $ref: '#/$defs/AddressDto' },
@@ -606,6 +649,12 @@ describe('DtoSchemaFactory', () => {
           },
         },
       });
+    });
+
+    it('lists an optional nested DTO as its $ref alone by default', () => {
+      const schema = schemaOf(OrderDto);
+      expect(schema.properties?.billing).toStrictEqual({ $ref: '#/$defs/AddressDto' });
+      expect(schema.required).toEqual(['shipping', 'lines']);
     });
 
     it('is self-contained: every $ref points into its own $defs', () => {
@@ -648,7 +697,7 @@ describe('DtoSchemaFactory', () => {
         required: ['name'],
         additionalProperties: false,
       };
-      expect(schemaOf(TreeDto)).toStrictEqual({
+      expect(schemaOf(TreeDto, NULLABLE)).toStrictEqual({
         type: 'object',
         properties: { root: { $ref: '#/$defs/CategoryDto' } },
         required: ['root'],
@@ -656,10 +705,19 @@ describe('DtoSchemaFactory', () => {
         $defs: { CategoryDto: category },
       });
       // The tool's DTO itself may be the recursive class: it is inlined and also defined.
-      expect(schemaOf(CategoryDto)).toStrictEqual({
+      expect(schemaOf(CategoryDto, NULLABLE)).toStrictEqual({
         ...category,
         $defs: { CategoryDto: category },
       });
+      // By default the optional children are listed as an array only, at every depth.
+      const plain = {
+        ...category,
+        properties: {
+          ...category.properties,
+          children: { type: 'array', items: { $ref: '#/$defs/CategoryDto' } },
+        },
+      };
+      expect(schemaOf(CategoryDto)).toStrictEqual({ ...plain, $defs: { CategoryDto: plain } });
     });
 
     it('gives two different classes with the same name distinct, stable keys', () => {
@@ -757,13 +815,17 @@ describe('DtoSchemaFactory', () => {
 
     it('reads the rules PartialType() copies onto its class', () => {
       class UpdateProductDto extends PartialType(BaseProductDto) {}
-      expect(schemaOf(UpdateProductDto)).toStrictEqual({
+      expect(schemaOf(UpdateProductDto, NULLABLE)).toStrictEqual({
         type: 'object',
         properties: {
           name: { type: ['string', 'null'] },
           price: { type: ['number', 'null'], minimum: 0 },
         },
         additionalProperties: false,
+      });
+      expect(schemaOf(UpdateProductDto).properties).toStrictEqual({
+        name: { type: 'string' },
+        price: { type: 'number', minimum: 0 },
       });
     });
   });

@@ -39,11 +39,8 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { DtoSchemaError } from '../../lib/errors/dto-schema.error.js';
 import { McpConfigurationError } from '../../lib/errors/mcp-configuration.error.js';
-import {
-  allowNull,
-  DtoSchemaFactory,
-  type SchemaGapNotice,
-} from '../../lib/schema/dto-schema.factory.js';
+import { DtoSchemaFactory, type SchemaGapNotice } from '../../lib/schema/dto-schema.factory.js';
+import { allowNull } from '../../lib/schema/schema-keywords.merger.js';
 import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
 
 // Every schema built here must also compile in a strict, independent 2020-12 validator.
@@ -273,15 +270,45 @@ describe('DtoSchemaFactory: null under @IsOptional()', () => {
     },
   );
 
-  it('allows null for optional properties, nested DTOs included', () => {
+  it('allows null for optional properties, nested DTOs included, with nullableOptionals', () => {
     class Dto {
       @IsOptional() @IsString() a?: string;
       @IsOptional() @ValidateNested() @Type(() => AddressDto) b?: AddressDto;
     }
-    expect(input(Dto).properties).toStrictEqual({
+    expect(input(Dto, { nullableOptionals: true }).properties).toStrictEqual({
       a: { type: ['string', 'null'] },
       b: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/AddressDto' }] },
     });
+  });
+
+  it('lists optional properties without null by default, nested DTOs included', () => {
+    class Dto {
+      @IsOptional() @IsString() a?: string;
+      @IsOptional() @ValidateNested() @Type(() => AddressDto) b?: AddressDto;
+      @IsOptional() @IsIn(['x', 'y']) c?: string;
+      @IsOptional() @IsNotEmpty() d?: unknown;
+    }
+    const schema = input(Dto);
+    expect(schema.properties).toStrictEqual({
+      a: { type: 'string' },
+      b: { $ref: '#/$defs/AddressDto' },
+      c: { type: 'string', enum: ['x', 'y'] },
+      // @IsNotEmpty() excludes '' and null; without nullableOptionals, null stays excluded.
+      d: { not: { enum: ['', null] } },
+    });
+    expect(schema.required).toBeUndefined();
+  });
+
+  it('publishes no null default for an optional property listed without null', () => {
+    class Dto {
+      @IsOptional() @IsString() note: string | null = null;
+    }
+    expect(input(Dto).properties?.note).toStrictEqual({ type: 'string' });
+    expect(input(Dto, { nullableOptionals: true }).properties?.note).toStrictEqual({
+      type: ['string', 'null'],
+      default: null,
+    });
+    expect(input(Dto).required).toBeUndefined();
   });
 
   it('keeps @ValidateIf() properties optional but not nullable', () => {
@@ -358,13 +385,19 @@ describe('DtoSchemaFactory: defaults', () => {
       @IsBoolean() exact = false;
       @IsString() query!: string;
     }
-    const schema = input(SearchDto);
+    const schema = input(SearchDto, { nullableOptionals: true });
     expect(schema.properties).toStrictEqual({
       limit: { type: ['integer', 'null'], minimum: 1, maximum: 100, default: 10 },
       exact: { type: 'boolean', default: false },
       query: { type: 'string' },
     });
     expect(schema.required).toEqual(['query']);
+    expect(input(SearchDto).properties?.limit).toStrictEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 10,
+    });
   });
 
   it('leaves out a default that differs per instance, and still makes it optional', () => {
@@ -421,7 +454,7 @@ describe('DtoSchemaFactory: descriptions, examples, deprecation', () => {
   }
 
   it('reads them from @ApiProperty()', () => {
-    expect(input(ProductQueryDto).properties).toStrictEqual({
+    expect(input(ProductQueryDto, { nullableOptionals: true }).properties).toStrictEqual({
       query: { description: 'Words to look for', type: 'string', examples: ['lamp'] },
       q: { description: 'Old name of query', type: ['string', 'null'], deprecated: true },
       limit: { type: ['integer', 'null'] },
@@ -434,6 +467,7 @@ describe('DtoSchemaFactory: descriptions, examples, deprecation', () => {
         query: { description: 'Search text' },
         limit: { description: 'At most this many', examples: [5] },
       },
+      nullableOptionals: true,
     });
     expect(schema.properties?.query).toStrictEqual({
       description: 'Search text',

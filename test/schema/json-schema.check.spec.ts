@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   compileJsonSchema,
   explainSchemaFailure,
-  parseAjvMessage,
   renderValues,
 } from '../../lib/schema/json-schema.check.js';
 import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
@@ -119,34 +118,133 @@ describe('compileJsonSchema (the SDK validator, issues a model can act on)', () 
   });
 });
 
-describe('parseAjvMessage', () => {
-  it('splits errorsText() into located errors', () => {
-    expect(
-      parseAjvMessage(
-        'data must have required property \'b\', data/a must be integer, data/x/0 must match pattern "^a, b$"',
-      ),
-    ).toStrictEqual([
-      { path: '', message: "must have required property 'b'" },
-      { path: '/a', message: 'must be integer' },
-      { path: '/x/0', message: 'must match pattern "^a, b$"' },
+describe('compileJsonSchema reads the error objects of Ajv, not its prose', () => {
+  // Names that would have blurred the boundaries of Ajv's one-line `errorsText()`.
+  const tricky = "it's, data/x must be";
+  const closed = compileJsonSchema({
+    type: 'object',
+    properties: { [tricky]: { type: 'string' }, 'a b': { type: 'integer' } },
+    required: [tricky],
+    additionalProperties: false,
+  });
+
+  it('locates a missing property by its name, whatever the name says', () => {
+    expect(closed({ 'a b': 1 })).toStrictEqual([
+      { path: "/it's, data~1x must be", keyword: 'required', message: `${tricky} is required` },
     ]);
   });
 
-  it('keeps an unrecognised text whole, at the root', () => {
-    expect(parseAjvMessage('something else')).toStrictEqual([
-      { path: '', message: 'something else' },
+  it('locates a failing value under a key with spaces, and an unknown key with a comma', () => {
+    expect(closed({ [tricky]: 'ok', 'a b': 'x', 'c, data d': 1 })).toStrictEqual([
+      {
+        path: '/c, data d',
+        keyword: 'additionalProperties',
+        message: `property "c, data d" is not allowed; allowed properties: ${tricky}, a b`,
+      },
+      { path: '/a b', keyword: 'type', message: 'a b must be integer' },
     ]);
+  });
+
+  it('names the keyword Ajv reports, also for keywords it has no short message for', () => {
+    const gift = compileJsonSchema({
+      type: 'object',
+      properties: { tags: { type: 'object', minProperties: 1 } },
+      dependentRequired: { gift: ['tags'] },
+    });
+    expect(gift({ gift: true, tags: {} })).toStrictEqual([
+      {
+        path: '/tags',
+        keyword: 'minProperties',
+        message: 'tags must NOT have fewer than 1 properties',
+      },
+    ]);
+    expect(gift({ gift: true })).toStrictEqual([
+      {
+        path: '',
+        keyword: 'dependentRequired',
+        message: 'the value must have property tags when property gift is present',
+      },
+    ]);
+  });
+});
+
+describe('compileJsonSchema: the dialect of the schema, as the SDK picks it', () => {
+  it('checks a draft-07 schema with the draft-07 engine (items as a tuple)', () => {
+    const pair = compileJsonSchema({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'string' }, { type: 'integer' }],
+      additionalItems: false,
+    } as never);
+    expect(pair(['a', 1])).toEqual([]);
+    expect(pair(['a', 'b']).map((issue) => [issue.path, issue.keyword])).toEqual([['/1', 'type']]);
+    expect(pair(['a', 1, true]).map((issue) => issue.keyword)).toEqual(['additionalItems']);
+  });
+
+  it('compiles two schemas with the same $id, and refuses an unknown dialect', () => {
+    const schema = { $id: 'urn:test:same-id', type: 'string' } as const;
+    expect(compileJsonSchema({ ...schema })(1)).toHaveLength(1);
+    expect(compileJsonSchema({ ...schema })('x')).toEqual([]);
+    expect(() => compileJsonSchema({ $schema: 'urn:unknown', type: 'string' })('x')).toThrow(
+      /unsupported dialect/,
+    );
+  });
+});
+
+describe('compileJsonSchema: null for an optional property', () => {
+  const search = compileJsonSchema(
+    {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        limit: { type: 'integer', minimum: 1 },
+        sort: { type: 'string', enum: ['asc', 'desc'] },
+        shipping: { $ref: '#/$defs/Address' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['query'],
+      additionalProperties: false,
+      $defs: { Address: address },
+    },
+    'the arguments',
+  );
+
+  it('says to leave the property out, once per property, whatever its schema', () => {
+    expect(
+      search({ query: 'lamp', limit: null, sort: null, shipping: null, tags: ['a'] }),
+    ).toStrictEqual(
+      ['limit', 'sort', 'shipping'].map((name) => ({
+        path: `/${name}`,
+        keyword: 'type',
+        message: `${name} cannot be null: it is optional, so leave it out instead of sending null`,
+      })),
+    );
+  });
+
+  it('keeps the type message for a required property and for an array item', () => {
+    expect(search({ query: null, tags: [null] })).toStrictEqual([
+      { path: '/query', keyword: 'type', message: 'query must be string' },
+      { path: '/tags/0', keyword: 'type', message: 'tags[0] must be string' },
+    ]);
+  });
+
+  it('accepts null where the schema lists it', () => {
+    expect(check({ level: 1, shipping: { zip: '12345' }, billing: null })).toEqual([]);
   });
 });
 
 describe('explainSchemaFailure', () => {
   it('falls back to the raw message for a keyword it does not refine', () => {
     expect(
-      explainSchemaFailure(
-        { type: 'string', minLength: 3 },
-        'ab',
-        'data must NOT have fewer than 3 characters',
-      ),
+      explainSchemaFailure({ type: 'string', minLength: 3 }, 'ab', [
+        {
+          instancePath: '',
+          schemaPath: '#/minLength',
+          keyword: 'minLength',
+          params: { limit: 3 },
+          message: 'must NOT have fewer than 3 characters',
+        },
+      ]),
     ).toStrictEqual([
       {
         path: '',

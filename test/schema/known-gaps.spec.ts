@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_SCHEMA_GAPS } from '../../lib/schema/validation-constraint.converters.js';
+import { KNOWN_SCHEMA_GAPS } from '../../lib/schema/known-schema-gaps.js';
 
 // KNOWN_SCHEMA_GAPS is the one list; docs/schema.md shows it to users, row by row.
 const docs = readFileSync(new URL('../../docs/schema.md', import.meta.url), 'utf8');

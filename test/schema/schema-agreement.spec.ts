@@ -28,10 +28,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { DtoArgumentsValidator } from '../../lib/validation/dto-arguments.validator.js';
 import { DtoSchemaFactory } from '../../lib/schema/dto-schema.factory.js';
-import {
-  KNOWN_SCHEMA_GAPS,
-  type KnownSchemaGapId,
-} from '../../lib/schema/validation-constraint.converters.js';
+import { compileJsonSchema, type JsonSchemaCheck } from '../../lib/schema/json-schema.check.js';
+import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
+import { KNOWN_SCHEMA_GAPS, type KnownSchemaGapId } from '../../lib/schema/known-schema-gaps.js';
 
 /*
  * The schema a client sees and the validator a call meets must say the same. Each row is
@@ -67,6 +66,7 @@ class ProductDto {
 class ContactDto {
   @IsOptional() @IsEmail() email?: string;
   @IsOptional() @IsUrl() website?: string;
+  @IsOptional() @IsUrl({ require_protocol: true }) homepage?: string;
   @IsOptional() @IsUUID() id?: string;
   @IsOptional() @IsUUID('4') v4?: string;
   @IsOptional() @IsDateString() born?: string;
@@ -270,7 +270,26 @@ const rows: Record<string, Row> = {
     args: { website: 'https://example.com/docs?q=1#top' },
     expected: 'accept',
   },
-  'contact: not a url': { dto: ContactDto, args: { website: 'not a url' }, expected: 'reject' },
+  'contact: url without a scheme, which isURL accepts': {
+    dto: ContactDto,
+    args: { website: 'example.com' },
+    expected: 'accept',
+  },
+  'contact: url with a required scheme': {
+    dto: ContactDto,
+    args: { homepage: 'https://example.com/docs' },
+    expected: 'accept',
+  },
+  'contact: url without a required scheme': {
+    dto: ContactDto,
+    args: { homepage: 'example.com' },
+    expected: 'reject',
+  },
+  'contact: not a url, where a scheme is required': {
+    dto: ContactDto,
+    args: { homepage: 'not a url' },
+    expected: 'reject',
+  },
   'contact: valid uuid': {
     dto: ContactDto,
     args: {
@@ -463,9 +482,15 @@ const rows: Record<string, Row> = {
     expected: 'reject',
     gap: 'email-format',
   },
-  'gap: url without a scheme': {
+  'gap: not a url, which only isURL checks': {
     dto: ContactDto,
-    args: { website: 'example.com' },
+    args: { website: 'not a url' },
+    expected: 'reject',
+    gap: 'url-format',
+  },
+  'gap: url with a non-ASCII host, where a scheme is required': {
+    dto: ContactDto,
+    args: { homepage: 'https://bücher.de' },
     expected: 'reject',
     gap: 'url-format',
   },
@@ -511,21 +536,48 @@ const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
 addFormats.default(ajv);
 const factory = new DtoSchemaFactory();
 const validator = new DtoArgumentsValidator();
-const compiled = new Map<Function, ValidateFunction>();
 
-const schemaVerdict = (dto: Function, args: unknown): Verdict => {
-  let check = compiled.get(dto);
-  if (!check) {
-    check = ajv.compile(factory.createInputSchema(dto));
-    compiled.set(dto, check);
+/**
+ * The schema as a server lists it. The rows compare it with class-validator, so they use
+ * `nullableOptionals: true`, where `@IsOptional()` means what it means to class-validator
+ * (null passes); the default form, which lists no null, has its own rows below.
+ */
+type Form = 'nullable' | 'default';
+const schemas = {
+  nullable: new Map<Function, JsonSchema>(),
+  default: new Map<Function, JsonSchema>(),
+};
+const compiled = new Map<JsonSchema, { client: ValidateFunction; server: JsonSchemaCheck }>();
+
+const checksOf = (dto: Function, form: Form) => {
+  let schema = schemas[form].get(dto);
+  if (!schema) {
+    schema = factory.createInputSchema(dto, { nullableOptionals: form === 'nullable' });
+    schemas[form].set(dto, schema);
   }
-  // A tool call without arguments is an empty arguments object.
-  return check(args === undefined ? {} : args) ? 'accept' : 'reject';
+  let checks = compiled.get(schema);
+  if (!checks) {
+    checks = { client: ajv.compile(schema), server: compileJsonSchema(schema, 'the arguments') };
+    compiled.set(schema, checks);
+  }
+  return checks;
 };
 
+const schemaVerdict = (dto: Function, args: unknown, form: Form = 'nullable'): Verdict =>
+  // A tool call without arguments is an empty arguments object.
+  checksOf(dto, form).client(args === undefined ? {} : args) ? 'accept' : 'reject';
+
 /** The server: the tool's schema, then class-validator (DtoArgumentsValidator). */
-const serverVerdict = async (dto: Function, args: unknown): Promise<Verdict> => {
-  const result = await validator.validate(dto as new () => object, args);
+const serverVerdict = async (
+  dto: Function,
+  args: unknown,
+  form: Form = 'nullable',
+): Promise<Verdict> => {
+  const result = await validator.validate(
+    dto as new () => object,
+    args,
+    checksOf(dto, form).server,
+  );
   return result.ok ? 'accept' : 'reject';
 };
 
@@ -566,6 +618,47 @@ describe('the schema and the server agree', () => {
       const stricter = verdicts.classValidator === 'accept' && verdicts.server === 'reject';
       expect(looser || stricter, JSON.stringify(verdicts)).toBe(true);
       expect([looser ? 'looser' : 'stricter', 'both']).toContain(known?.schema);
+    });
+  });
+
+  describe('with optional properties listed without null (the default form)', () => {
+    const defaultRows: Array<[string, Function, unknown, Verdict]> = [
+      ['product: valid', ProductDto, product, 'accept'],
+      [
+        'product: every optional property set',
+        ProductDto,
+        rows['product: every optional property set'].args,
+        'accept',
+      ],
+      [
+        'product: null for optional properties',
+        ProductDto,
+        { ...product, color: null, tags: null },
+        'reject',
+      ],
+      ['product: null for one optional property', ProductDto, { ...product, sort: null }, 'reject'],
+      ['order: null for an optional string', OrderDto, { ...order, note: null }, 'reject'],
+      [
+        'category: null children, three levels down',
+        CategoryDto,
+        { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: null }] }] },
+        'reject',
+      ],
+      [
+        'category: children left out, three levels down',
+        CategoryDto,
+        { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] },
+        'accept',
+      ],
+      ['PartialType: every property left out', UpdateProductDto, {}, 'accept'],
+      ['PartialType: null for a property', UpdateProductDto, { name: null }, 'reject'],
+    ];
+
+    it.each(defaultRows)('%s', async (_label, dto, args, expected) => {
+      expect({
+        schema: schemaVerdict(dto, args, 'default'),
+        server: await serverVerdict(dto, args, 'default'),
+      }).toStrictEqual({ schema: expected, server: expected });
     });
   });
 

@@ -19,6 +19,8 @@ import {
 } from '../../lib/validation/dto-arguments.validator.js';
 import type { ArgumentIssue } from '../../lib/interfaces/argument-issue.interface.js';
 import { toolErrorToResult } from '../../lib/execution/tool-error.mapper.js';
+import { DtoSchemaFactory } from '../../lib/schema/dto-schema.factory.js';
+import { compileJsonSchema } from '../../lib/schema/json-schema.check.js';
 
 enum Level {
   Low = 1,
@@ -88,9 +90,67 @@ describe('DtoArgumentsValidator: the schema is enforced too', () => {
     ]);
   });
 
-  it('accepts null for an optional property, as the schema says', async () => {
-    const result = await validator.validate(TicketDto, { level: 2, address, color: null });
+  it('accepts null for an optional property where the schema lists it (nullableOptionals)', async () => {
+    const nullable = compileJsonSchema(
+      new DtoSchemaFactory().createInputSchema(TicketDto, { nullableOptionals: true }),
+      'the arguments',
+    );
+    const result = await validator.validate(
+      TicketDto,
+      { level: 2, address, color: null, limit: null },
+      nullable,
+    );
     expect(result.ok).toBe(true);
+    expect(result.ok && result.value).toMatchObject({ color: null, limit: null });
+  });
+
+  it('refuses null for an optional property listed without it (the default), saying what to do', async () => {
+    const issues = await issuesOf(TicketDto, { level: 2, address, color: null, limit: null });
+    expect(issues).toStrictEqual([
+      {
+        path: '/color',
+        constraint: 'type',
+        message: 'color cannot be null: it is optional, so leave it out instead of sending null',
+      },
+      {
+        path: '/limit',
+        constraint: 'type',
+        message: 'limit cannot be null: it is optional, so leave it out instead of sending null',
+      },
+    ]);
+    expect(formatIssues(issues)).toBe(
+      'Invalid arguments:\n' +
+        '- /color: color cannot be null: it is optional, so leave it out instead of sending null\n' +
+        '- /limit: limit cannot be null: it is optional, so leave it out instead of sending null',
+    );
+    // Left out, the property gets no value, or its initializer.
+    const left = await validator.validate(TicketDto, { level: 2, address });
+    expect(left.ok && left.value).toMatchObject({ limit: 10 });
+    expect(left.ok && 'color' in left.value).toBe(false);
+  });
+
+  it('refuses null for an optional nested DTO and in a nested DTO by default', async () => {
+    class NoteDto {
+      @IsString() text!: string;
+      @IsOptional() @IsString() author?: string;
+    }
+    class MemoDto {
+      @IsOptional() @ValidateNested() @Type(() => NoteDto) note?: NoteDto;
+    }
+    expect(await issuesOf(MemoDto, { note: null })).toStrictEqual([
+      {
+        path: '/note',
+        constraint: 'type',
+        message: 'note cannot be null: it is optional, so leave it out instead of sending null',
+      },
+    ]);
+    expect(await issuesOf(MemoDto, { note: { text: 'x', author: null } })).toStrictEqual([
+      {
+        path: '/note/author',
+        constraint: 'type',
+        message: 'author cannot be null: it is optional, so leave it out instead of sending null',
+      },
+    ]);
   });
 
   it('does not edit the arguments a discriminator reads', async () => {

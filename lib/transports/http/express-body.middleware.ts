@@ -19,7 +19,8 @@ export type RequestWithBodyOutcome = IncomingMessage & {
  * a finished request and skips it.
  *
  * - A refusal that leaves the body unread (415) or half read (413) is answered here: the
- *   parsers must not read on.
+ *   parsers must not read on. (The rest of a 413's body is dropped as it arrives, so that
+ *   the client can read the answer: see `discardRestOfBody`.)
  * - Otherwise the outcome waits on the request, and the endpoint answers after the route's
  *   guards, like any other MCP error. A parsed body is also `req.body`, as the app's
  *   middleware and guards expect.

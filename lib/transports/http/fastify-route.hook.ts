@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
-import { checkJsonBody, type JsonBodyLimits } from './json-body.reader.js';
+import { checkJsonBody, discardRestOfBody, type JsonBodyLimits } from './json-body.reader.js';
 import { httpErrors } from './json-rpc-error.response.js';
 
 /**
@@ -35,6 +36,7 @@ interface FastifyError extends Error {
 interface FastifyReply {
   code(status: number): FastifyReply;
   headers(headers: Record<string, string>): FastifyReply;
+  removeHeader(name: string): FastifyReply;
   send(payload: string): FastifyReply;
 }
 
@@ -67,8 +69,8 @@ const record: PreParsingHook = (request, _reply, payload, done) => {
  * against the route's `bodyLimit` while reading and stops there. So the endpoint keeps
  * Fastify's parser and, through an `onRoute` hook limited to its own routes, sets the
  * route's `bodyLimit` to `http.maxBodyBytes`, keeps the body's bytes (`BodyRecorder`) and
- * answers the parser's refusals as JSON-RPC errors; any other error goes on to the app's
- * error handler.
+ * answers the parser's refusals as JSON-RPC errors (after a 413, the rest of the body is
+ * dropped as it arrives, as on Express); any other error goes on to the app's error handler.
  */
 export function createFastifyRouteHook(endpoint: object, limits: JsonBodyLimits) {
   return function mcpRouteOptions(route: FastifyRouteOptions): void {
@@ -81,6 +83,13 @@ export function createFastifyRouteHook(endpoint: object, limits: JsonBodyLimits)
       if (!answer) {
         if (appHandler) return appHandler.call(this, error, request, reply);
         throw error;
+      }
+      if (answer.status === 413) {
+        // Fastify marks a refused body `connection: close`, and Node would then close the
+        // connection while the body still arrives: a reset the client may see instead of
+        // the 413. The rest is read and dropped instead (see discardRestOfBody).
+        reply.removeHeader('connection');
+        discardRestOfBody((request as { raw: IncomingMessage }).raw);
       }
       return reply
         .code(answer.status)

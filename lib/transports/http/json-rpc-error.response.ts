@@ -25,15 +25,14 @@ export const httpErrors = {
       `Unsupported Media Type: the MCP endpoint accepts only Content-Type application/json` +
         (contentType ? `, not ${contentType}` : ' (none was sent)'),
     ),
-  // `connection: close`: the rest of the body is never read, so the connection cannot be
-  // reused for another request.
+  // No `connection: close`: the rest of the body is read and dropped (`discardRestOfBody`),
+  // and closing at once would reset the connection before the client reads this answer.
   tooLarge: (maxBytes: number) =>
     jsonRpcErrorResponse(
       413,
       SERVER_ERROR,
       `Payload Too Large: the request body must not exceed ${maxBytes} bytes ` +
         `(the http.maxBodyBytes option of McpModule)`,
-      { connection: 'close' },
     ),
   parseError: (detail: string) =>
     jsonRpcErrorResponse(

@@ -106,7 +106,10 @@ export class StreamableHttpEndpoint {
     const { legacySessions } = options;
     if (legacySessions) {
       this.sessions = new LegacySessionRouter(
-        () => host.protocolServers.create('legacy', (ctx) => transportOf(ctx.http?.req), { live: true }),
+        () =>
+          host.protocolServers.create('legacy', (ctx) => transportOf(ctx.http?.req), {
+            live: true,
+          }),
         legacySessions === true ? {} : legacySessions,
       );
     }

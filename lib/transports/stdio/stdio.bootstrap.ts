@@ -14,6 +14,7 @@ import {
   MCP_AUTHORIZATION_ENV,
   resolveCallerRequest,
 } from '../caller.authenticator.js';
+import { validateStdioBootstrapOptions } from '../../options/stdio-options.validator.js';
 import { selectServerHost } from '../server-host.selector.js';
 import { ClosableStdioTransport } from './closable-stdio.transport.js';
 import { redirectConsoleToStderr } from './console.redirect.js';
@@ -57,6 +58,7 @@ export async function bootstrapStdio(
   module: Type<unknown> | DynamicModule,
   options: StdioBootstrapOptions = {},
 ): Promise<McpStdioServer> {
+  validateStdioBootstrapOptions(options);
   const restoreConsole = redirectConsoleToStderr();
   let app: INestApplicationContext | undefined;
   try {

@@ -1,9 +1,8 @@
-// The supertest example of README.md, verbatim: if this file changes, change the README too.
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppModule } from '../sample/app.module.js';
+import { AppModule } from '../../sample/app.module.js';
 
 const VERSION = '2026-07-28';
 

@@ -1,0 +1,97 @@
+import type {
+  LegacySessionOptions,
+  McpHttpOptions,
+  McpModuleAsyncOptions,
+  McpModuleOptions,
+  McpRequestStateOptions,
+  McpSchemaOptions,
+} from '../interfaces/mcp-module-options.interface.js';
+
+/** A key whose value is checked as a whole (a string, a list, a function, ...). */
+export const VALUE = 'value';
+
+/**
+ * The keys one level of an options object accepts. A key described by a nested level
+ * (`http`, `http.legacySessions`) has its keys checked too when its value is an object.
+ * Both the unknown-key check and the nearest-name search read these, so they cannot
+ * disagree.
+ */
+export interface OptionKeys {
+  readonly [key: string]: typeof VALUE | OptionKeys;
+}
+
+/**
+ * Every key of `Options`, no more and no fewer: an option added to an interface but not
+ * here is a compile error, so a new option is never refused as unknown (or let through
+ * unchecked). The order is the one of the interface, which "valid options are" lists.
+ */
+export type OptionKeysOf<Options> = Record<keyof Options, typeof VALUE | OptionKeys>;
+
+export const LEGACY_SESSION_OPTION_KEYS = {
+  idleTimeoutMs: VALUE,
+  maxSessions: VALUE,
+} as const satisfies OptionKeysOf<LegacySessionOptions>;
+
+export const HTTP_OPTION_KEYS = {
+  path: VALUE,
+  guards: VALUE,
+  allowedHosts: VALUE,
+  allowedOrigins: VALUE,
+  dnsRebindingProtection: VALUE,
+  maxBodyBytes: VALUE,
+  maxJsonDepth: VALUE,
+  shutdownTimeoutMs: VALUE,
+  legacySessions: LEGACY_SESSION_OPTION_KEYS,
+} as const satisfies OptionKeysOf<McpHttpOptions>;
+
+export const REQUEST_STATE_OPTION_KEYS = {
+  secret: VALUE,
+  ttlSeconds: VALUE,
+} as const satisfies OptionKeysOf<McpRequestStateOptions>;
+
+export const SCHEMA_OPTION_KEYS = {
+  nullableOptionals: VALUE,
+} as const satisfies OptionKeysOf<McpSchemaOptions>;
+
+/** The keys of `McpModule.forRoot()` options (and of what a `forRootAsync()` factory returns). */
+export const MCP_MODULE_OPTION_KEYS = {
+  name: VALUE,
+  version: VALUE,
+  instructions: VALUE,
+  group: VALUE,
+  groupVersion: VALUE,
+  http: HTTP_OPTION_KEYS,
+  callerScopes: VALUE,
+  useGlobalFilters: VALUE,
+  pageSize: VALUE,
+  listTemplatesAsResources: VALUE,
+  requestState: REQUEST_STATE_OPTION_KEYS,
+  schema: SCHEMA_OPTION_KEYS,
+} as const satisfies OptionKeysOf<McpModuleOptions>;
+
+/** The keys of `McpModule.forRootAsync()` options. */
+export const MCP_MODULE_ASYNC_OPTION_KEYS = {
+  imports: VALUE,
+  useFactory: VALUE,
+  inject: VALUE,
+  useClass: VALUE,
+  useExisting: VALUE,
+  extraProviders: VALUE,
+  provideInjectionTokensFrom: VALUE,
+} as const satisfies OptionKeysOf<McpModuleAsyncOptions>;
+
+/**
+ * The keys of `bootstrapStdio()` options. `StdioBootstrapOptions` belongs to a later
+ * stage (transports), which this one may not import, so the check that these are all of
+ * its keys is a type-level test (test/options/option-keys.types.spec.ts).
+ */
+export const STDIO_BOOTSTRAP_OPTION_KEYS = {
+  request: VALUE,
+  guards: VALUE,
+  server: VALUE,
+  logger: VALUE,
+  legacy: VALUE,
+  exitOnClose: VALUE,
+  stdin: VALUE,
+  stdout: VALUE,
+} as const satisfies OptionKeys;

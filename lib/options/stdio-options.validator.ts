@@ -1,0 +1,43 @@
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { invalidStdioOptionsMessage } from '../mcp.messages.js';
+import { isNonEmptyString } from '../utils/value-checks.util.js';
+import { isGuard, isOptionsObject } from './option-checks.js';
+import { STDIO_BOOTSTRAP_OPTION_KEYS } from './option-keys.js';
+import { unknownOptionProblems } from './unknown-options.js';
+
+/**
+ * Checks the options of `bootstrapStdio()` before any app is created, so that a typo
+ * (`exitOnclose`, `gaurds`) is not silently ignored: every problem at once, with the
+ * option each unknown key was most likely meant to be.
+ */
+export function validateStdioBootstrapOptions(options: unknown): void {
+  if (!isOptionsObject(options)) {
+    throw new McpConfigurationError(invalidStdioOptionsMessage(['the options must be an object']));
+  }
+  const problems = unknownOptionProblems(options, STDIO_BOOTSTRAP_OPTION_KEYS);
+  const { request, guards, server, legacy, exitOnClose } = options;
+  if (
+    request !== undefined &&
+    typeof request !== 'function' &&
+    (typeof request !== 'object' || request === null)
+  ) {
+    problems.push(
+      '"request" must be an object shaped like the HTTP request, or a function returning one',
+    );
+  }
+  if (guards !== undefined && !(Array.isArray(guards) && guards.every(isGuard))) {
+    problems.push('"guards" must be an array of guard classes or guard instances');
+  }
+  if (server !== undefined && !isNonEmptyString(server)) {
+    problems.push(
+      `"server" must be the name of an McpModule server, such as 'catalog' (got ${JSON.stringify(server)})`,
+    );
+  }
+  if (legacy !== undefined && legacy !== 'serve' && legacy !== 'reject') {
+    problems.push(`"legacy" must be 'serve' or 'reject' (got ${JSON.stringify(legacy)})`);
+  }
+  if (exitOnClose !== undefined && typeof exitOnClose !== 'boolean') {
+    problems.push('"exitOnClose" must be true or false');
+  }
+  if (problems.length > 0) throw new McpConfigurationError(invalidStdioOptionsMessage(problems));
+}
