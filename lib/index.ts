@@ -1,22 +1,105 @@
-// The public API of nestjs-mcp. Internals (explorer, invoker, registry) stay unexported.
-export * from './decorators/index.js';
-export * from './errors/index.js';
-export { McpExecutionContext, type McpContextType } from './context/mcp-execution-context.js';
-export * from './interfaces/index.js';
-export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
-export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+// The public API of `nestjs-mcp`, the one barrel of the package's entry point. Each export
+// is named here: anything not listed (explorer, invoker, registry, schema builder) is
+// internal. test/public-api.spec.ts pins the values; docs/architecture.md says why.
+
+// The module, its options and its services
 export { McpModule } from './mcp.module.js';
+export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+export type {
+  CallerScopesReader,
+  LegacySessionOptions,
+  McpHttpOptions,
+  McpModuleAsyncOptions,
+  McpModuleOptions,
+  McpOptionsFactory,
+  McpRequestStateOptions,
+  McpSchemaOptions,
+} from './interfaces/mcp-module-options.interface.js';
 export { McpServerHost } from './servers/mcp-server.host.js';
 export { McpServers } from './servers/mcp-servers.js';
 export type { McpHiddenMethod } from './discovery/mcp.explorer.js';
-export { McpScopesGuard } from './authorization/mcp-scopes.guard.js';
 export { McpEvents } from './events/mcp-events.js';
 export { MCP_TOOL_CALLED_EVENT, type McpToolCalledEvent } from './events/mcp-tool-called.event.js';
+
+// Decorators and their options
+export { McpTool } from './decorators/mcp-tool.decorator.js';
+export { McpTools, type McpToolsOptions } from './decorators/mcp-tools.decorator.js';
+export type {
+  McpArgumentOptions,
+  McpToolOptions,
+  McpToolOutput,
+} from './interfaces/mcp-tool-options.interface.js';
+export { McpPrompt } from './decorators/mcp-prompt.decorator.js';
+export type { McpPromptOptions } from './interfaces/mcp-prompt-options.interface.js';
+export { McpResource } from './decorators/mcp-resource.decorator.js';
+export type { McpResourceOptions } from './interfaces/mcp-resource-options.interface.js';
+export { McpCompletion } from './decorators/mcp-completion.decorator.js';
+export type {
+  McpCompletionContext,
+  McpCompletionTarget,
+  McpCompletionValues,
+} from './interfaces/mcp-completion.interface.js';
+export { McpContext } from './decorators/mcp-context.decorator.js';
+export { McpGroup } from './decorators/mcp-group.decorator.js';
+export type {
+  McpGroupOptions,
+  McpGroupVersion,
+  McpMembershipOptions,
+} from './interfaces/mcp-group-options.interface.js';
+export { McpHidden } from './decorators/mcp-hidden.decorator.js';
+export { McpScopes } from './decorators/mcp-scopes.decorator.js';
+export type { McpScopeRequirement } from './interfaces/mcp-scope-requirement.interface.js';
+
+// The call, as tools, guards, interceptors and filters see it
+export type {
+  McpCallContext,
+  McpPhase,
+  McpPrimitiveKind,
+} from './interfaces/mcp-call-context.interface.js';
+export { McpExecutionContext, type McpContextType } from './context/mcp-execution-context.js';
+export { MCP_CONTEXT_TYPE } from './mcp.constants.js';
 export { mcpCacheKey } from './context/mcp-cache-key.js';
-export * from './content/index.js';
-export { KNOWN_SCHEMA_GAPS, type KnownSchemaGap } from './schema/known-schema-gaps.js';
-export * from './transports/stdio/index.js';
+export { McpScopesGuard } from './authorization/mcp-scopes.guard.js';
+
+// Results
+export {
+  assistantMessage,
+  audioContent,
+  contentList,
+  embeddedResource,
+  imageContent,
+  resourceLink,
+  textContent,
+  userMessage,
+  type McpBinaryData,
+  type McpContentOptions,
+  type McpEmbeddedContents,
+  type McpResourceLinkOptions,
+} from './content/mcp-content.js';
 // The SDK's builder for multi round-trip answers (ask the user, the model or the client's
 // roots), re-exported so that apps need no direct dependency on the SDK.
 export { inputRequired } from '@modelcontextprotocol/server';
 export type { InputResponseView, LoggingLevel } from '@modelcontextprotocol/server';
+
+// Errors
+export { McpToolError } from './errors/mcp-tool.error.js';
+export { InvalidArgumentsError } from './errors/invalid-arguments.error.js';
+export type { ArgumentIssue } from './interfaces/argument-issue.interface.js';
+export { McpConfigurationError } from './errors/mcp-configuration.error.js';
+export { DtoSchemaError } from './errors/dto-schema.error.js';
+
+// Schema
+export type { JsonSchema } from './interfaces/json-schema.interface.js';
+export { KNOWN_SCHEMA_GAPS, type KnownSchemaGap } from './schema/known-schema-gaps.js';
+
+// stdio
+export { bootstrapStdio, type McpStdioServer } from './transports/stdio/stdio.bootstrap.js';
+export type { StdioBootstrapOptions } from './transports/stdio/stdio-bootstrap-options.interface.js';
+export { StderrLogger } from './transports/stdio/stderr.logger.js';
+export {
+  CallerRefusedError,
+  MCP_AUTHORIZATION_ENV,
+  type CallerGuard,
+  type CallerRequestSource,
+} from './transports/caller.authenticator.js';
+export { ServerSelectionError } from './transports/server-host.selector.js';

@@ -51,7 +51,7 @@ export interface InputSchemaOptions {
  * listed in `KNOWN_SCHEMA_GAPS`.
  *
  * It holds no cache: the caller builds each schema once, at bootstrap.
- * @publicApi
+ * @internal
  */
 export class DtoSchemaFactory {
   constructor(private readonly options: DtoSchemaFactoryOptions = {}) {}
