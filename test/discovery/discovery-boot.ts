@@ -1,53 +1,8 @@
-import type { INestApplication, LoggerService, Provider, Type } from '@nestjs/common';
+import type { INestApplication, Provider, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { McpModule, type McpModuleOptions } from 'nestjs-mcp';
 import { vi } from 'vitest';
-
-interface LogEntry {
-  readonly level: string;
-  readonly message: string;
-  readonly context?: string;
-}
-
-/** A Nest logger that keeps every line instead of printing it. */
-export class CapturedLogs implements LoggerService {
-  readonly entries: LogEntry[] = [];
-
-  log(message: unknown, ...rest: unknown[]) {
-    this.keep('log', message, rest);
-  }
-  warn(message: unknown, ...rest: unknown[]) {
-    this.keep('warn', message, rest);
-  }
-  error(message: unknown, ...rest: unknown[]) {
-    this.keep('error', message, rest);
-  }
-  debug(message: unknown, ...rest: unknown[]) {
-    this.keep('debug', message, rest);
-  }
-  verbose(message: unknown, ...rest: unknown[]) {
-    this.keep('verbose', message, rest);
-  }
-  fatal(message: unknown, ...rest: unknown[]) {
-    this.keep('fatal', message, rest);
-  }
-
-  /** The warnings logged with the context `McpModule`. */
-  get warnings(): string[] {
-    return this.entries
-      .filter((entry) => entry.level === 'warn' && entry.context === 'McpModule')
-      .map((entry) => entry.message);
-  }
-
-  private keep(level: string, message: unknown, rest: unknown[]) {
-    const context = rest.at(-1);
-    this.entries.push({
-      level,
-      message: String(message),
-      ...(typeof context === 'string' && { context }),
-    });
-  }
-}
+import { CapturedLogs } from '../support/captured-logs.js';
 
 export interface BootedApp {
   readonly app: INestApplication;

@@ -225,7 +225,9 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       search(_args: UndecoratedDto) {}
     }
     const { logs, printed } = await bootApp([Tools]);
-    const warning = logs.warnings.find((message) => message.startsWith('UndecoratedDto'));
+    const warning = logs
+      .messages('warn', 'McpModule')
+      .find((message) => message.startsWith('UndecoratedDto'));
     expect(warning).toBe(
       'UndecoratedDto has no class-validator decorators, so the tool "search" (Tools.search) ' +
         'takes no arguments: its input schema has no properties, and every call that passes ' +
@@ -248,7 +250,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       item(_params: UndecoratedDto) {}
     }
     const { logs } = await bootApp([Content]);
-    expect(logs.warnings).toEqual(
+    expect(logs.messages('warn', 'McpModule')).toEqual(
       expect.arrayContaining([
         expect.stringContaining(
           'UndecoratedDto has no class-validator decorators, so the prompt "digest" ' +
@@ -269,7 +271,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       digest(_args: SearchShape) {}
     }
     const { logs, printed } = await bootApp([Content]);
-    expect(logs.warnings).toContain(
+    expect(logs.messages('warn', 'McpModule')).toContain(
       'the prompt "digest" (Content.digest) takes its arguments as a plain object: an ' +
         'interface or a type literal leaves no runtime type, so prompts/list shows no ' +
         'arguments and none is checked. Declare them as a class whose properties have ' +
@@ -285,7 +287,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       search(_args: SearchDto) {}
     }
     const { logs } = await bootApp([Tools]);
-    expect(logs.warnings).toEqual([]);
+    expect(logs.messages('warn', 'McpModule')).toEqual([]);
   });
 });
 

@@ -58,6 +58,15 @@ export class CapturedLogs implements LoggerService {
     return this.entries.filter((entry) => entry.level === 'warn');
   }
 
+  /** The messages logged at `level`, with `context` when given (such as `'McpModule'`). */
+  messages(level: LogLevel, context?: string): string[] {
+    return this.entries
+      .filter(
+        (entry) => entry.level === level && (context === undefined || entry.context === context),
+      )
+      .map((entry) => entry.message);
+  }
+
   /** The error entries no test has claimed with {@link expectError}. */
   unasserted(): CapturedEntry[] {
     return this.errors().filter((entry) => !this.asserted.has(entry));
