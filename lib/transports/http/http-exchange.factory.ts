@@ -1,5 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpExchange } from './streamable-http.endpoint.js';
+
+/**
+ * One HTTP request as the endpoint sees it, whatever the platform: the Node request and
+ * response it reads and writes, and the platform's own objects (Express `req`/`res`,
+ * Fastify `request`/`reply`) that guards, `REQUEST` and tools receive.
+ */
+export interface HttpExchange {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly platformRequest: object;
+  readonly platformResponse: object;
+  /** The body the platform already parsed for this route (Fastify), if any. */
+  readonly parsedBody?: { value: unknown };
+}
 
 /** The parts of a Fastify request and reply the endpoint uses (no import of Fastify). */
 interface FastifyRequestLike {

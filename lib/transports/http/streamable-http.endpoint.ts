@@ -13,6 +13,7 @@ import type { McpServerHost } from '../../servers/mcp-server.host.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
+import type { HttpExchange } from './http-exchange.factory.js';
 import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
 import { InFlightRequests } from './in-flight-requests.tracker.js';
 import {
@@ -26,20 +27,6 @@ import { LegacySessionRouter } from './legacy-session.router.js';
 import { writeWebResponse } from './web-response.writer.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-
-/**
- * One HTTP request as the endpoint sees it, whatever the platform: the Node request and
- * response it reads and writes, and the platform's own objects (Express `req`/`res`,
- * Fastify `request`/`reply`) that guards, `REQUEST` and tools receive.
- */
-export interface HttpExchange {
-  readonly request: IncomingMessage;
-  readonly response: ServerResponse;
-  readonly platformRequest: object;
-  readonly platformResponse: object;
-  /** The body the platform already parsed for this route (Fastify), if any. */
-  readonly parsedBody?: { value: unknown };
-}
 
 /** A 2025 session's GET stream, or a 2026-07-28 `subscriptions/listen` stream. */
 function opensStream(method: string | undefined, body: unknown): boolean {
