@@ -36,7 +36,6 @@ import type { RegisteredResource, RegisteredTemplate } from '../registry/registe
 @Injectable()
 export class McpServerHost implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
-  readonly options: McpModuleOptions;
   /** @internal Where changes are published, for the transports. */
   readonly notifier = new McpNotifier();
   private serverFactory?: ProtocolServerFactory;
@@ -44,13 +43,11 @@ export class McpServerHost implements OnModuleInit {
   private hidden: readonly McpHiddenMethod[] = [];
 
   constructor(
-    // Checked where they are provided (withValidatedOptions), before anything injects them.
-    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
+    /** The server's options, checked where they are provided (before anything injects them). */
+    @Inject(MCP_MODULE_OPTIONS) readonly options: McpModuleOptions,
     private readonly explorer: McpExplorer,
     private readonly binder: PrimitiveBinder,
-  ) {
-    this.options = options;
-  }
+  ) {}
 
   onModuleInit(): void {
     // One scan for every server of the app; this one keeps the entries of its group.
