@@ -49,7 +49,8 @@ const CASES: Array<[string, JsonSchema, unknown[]]> = [
     {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'array',
-      items: [{ type: 'string' }],
+      // draft-07's tuple form, which JsonSchema (2020-12) does not describe
+      items: [{ type: 'string' }] as unknown as JsonSchema,
       additionalItems: false,
     },
     [['a'], ['a', 'b'], [1]],
@@ -86,7 +87,7 @@ describe('the JSON Schema engine agrees with the MCP SDK validator', () => {
   });
 
   it('refuses a dialect the SDK refuses', () => {
-    const schema = { $schema: 'https://example.com/my-dialect', type: 'string' };
+    const schema: JsonSchema = { $schema: 'https://example.com/my-dialect', type: 'string' };
     expect(() => sdk.getValidator(schema as never)).toThrow();
     expect(() => compileWithAjv(schema)).toThrow(/unsupported dialect/);
   });
