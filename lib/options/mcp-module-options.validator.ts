@@ -2,7 +2,13 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from '../mcp.messages.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
-import { isGuard, isOptionsObject, isPositiveInteger } from './option-checks.js';
+import {
+  booleanProblem,
+  isGuard,
+  isOptionsObject,
+  isPositiveInteger,
+  wholeNumberProblem,
+} from './option-checks.js';
 import { MCP_MODULE_OPTION_KEYS } from './option-keys.js';
 import { unknownOptionProblems } from './unknown-options.js';
 
@@ -16,6 +22,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
   const problems = unknownOptionProblems(options, MCP_MODULE_OPTION_KEYS);
+  const check = (problem: string | undefined) => problem !== undefined && problems.push(problem);
   const {
     name,
     version,
@@ -66,26 +73,15 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
         '"requestState.secret" must be at least 32 bytes, such as a random 64-character hex string',
       );
     }
-    if (ttlSeconds !== undefined && !isPositiveInteger(ttlSeconds)) {
-      problems.push(
-        `"requestState.ttlSeconds" must be a positive whole number (got ${JSON.stringify(ttlSeconds)})`,
-      );
-    }
+    check(wholeNumberProblem('requestState.ttlSeconds', ttlSeconds));
   }
   if (schema !== undefined && !isOptionsObject(schema)) {
     problems.push('"schema" must be an object such as { nullableOptionals: true }');
-  } else if (
-    schema?.nullableOptionals !== undefined &&
-    typeof schema.nullableOptionals !== 'boolean'
-  ) {
-    problems.push('"schema.nullableOptionals" must be true or false');
+  } else {
+    check(booleanProblem('schema.nullableOptionals', schema?.nullableOptionals));
   }
-  if (listTemplatesAsResources !== undefined && typeof listTemplatesAsResources !== 'boolean') {
-    problems.push('"listTemplatesAsResources" must be true or false');
-  }
-  if (useGlobalFilters !== undefined && typeof useGlobalFilters !== 'boolean') {
-    problems.push('"useGlobalFilters" must be true or false');
-  }
+  check(booleanProblem('listTemplatesAsResources', listTemplatesAsResources));
+  check(booleanProblem('useGlobalFilters', useGlobalFilters));
   if (callerScopes !== undefined && typeof callerScopes !== 'function') {
     problems.push(
       '"callerScopes" must be a function of the request, such as (request) => request.user?.scopes',
@@ -114,12 +110,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
         }
       }
       for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
-        const value = http[option];
-        if (value !== undefined && !isPositiveInteger(value)) {
-          problems.push(
-            `"http.${option}" must be a positive whole number (got ${JSON.stringify(value)})`,
-          );
-        }
+        check(wholeNumberProblem(`http.${option}`, http[option]));
       }
       if (
         legacySessions !== undefined &&
@@ -131,17 +122,10 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
         );
       } else if (isOptionsObject(legacySessions)) {
         for (const option of ['idleTimeoutMs', 'maxSessions'] as const) {
-          const value = legacySessions[option];
-          if (value !== undefined && !isPositiveInteger(value)) {
-            problems.push(
-              `"http.legacySessions.${option}" must be a positive whole number (got ${JSON.stringify(value)})`,
-            );
-          }
+          check(wholeNumberProblem(`http.legacySessions.${option}`, legacySessions[option]));
         }
       }
-      if (dnsRebindingProtection !== undefined && typeof dnsRebindingProtection !== 'boolean') {
-        problems.push('"http.dnsRebindingProtection" must be true or false');
-      }
+      check(booleanProblem('http.dnsRebindingProtection', dnsRebindingProtection));
       if (path !== undefined && typeof path !== 'string')
         problems.push('"http.path" must be a string such as \'mcp\'');
       if (guards !== undefined) {

@@ -1,7 +1,7 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { invalidStdioOptionsMessage } from '../mcp.messages.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
-import { isGuard, isOptionsObject } from './option-checks.js';
+import { booleanProblem, isGuard, isOptionsObject } from './option-checks.js';
 import { STDIO_BOOTSTRAP_OPTION_KEYS } from './option-keys.js';
 import { unknownOptionProblems } from './unknown-options.js';
 
@@ -36,8 +36,7 @@ export function validateStdioBootstrapOptions(options: unknown): void {
   if (legacy !== undefined && legacy !== 'serve' && legacy !== 'reject') {
     problems.push(`"legacy" must be 'serve' or 'reject' (got ${JSON.stringify(legacy)})`);
   }
-  if (exitOnClose !== undefined && typeof exitOnClose !== 'boolean') {
-    problems.push('"exitOnClose" must be true or false');
-  }
+  const exitOnCloseProblem = booleanProblem('exitOnClose', exitOnClose);
+  if (exitOnCloseProblem) problems.push(exitOnCloseProblem);
   if (problems.length > 0) throw new McpConfigurationError(invalidStdioOptionsMessage(problems));
 }
