@@ -1,5 +1,4 @@
 import { Body, Controller, Injectable, Param, type OnModuleInit } from '@nestjs/common';
-import { IsString } from 'class-validator';
 import {
   McpCompletion,
   McpConfigurationError,
@@ -13,25 +12,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpExplorer } from '../../lib/discovery/mcp.explorer.js';
 import { bootApp, bootError, closeApps } from './discovery-boot.js';
-
-class SearchDto {
-  @IsString()
-  query!: string;
-}
-
-class FilterDto {
-  @IsString()
-  category!: string;
-}
-
-interface SearchShape {
-  query: string;
-}
-
-const HOW =
-  'A tool method takes its arguments as one class-validator DTO parameter (undecorated, or ' +
-  'with @Body()/@Query()), plus parameters with @McpContext(), @Req() or a custom parameter ' +
-  'decorator.';
+import { FilterDto, HOW, SearchDto, type SearchShape } from './discovery.fixtures.js';
 
 /** The bootstrap error of an app with this provider, checked to be a configuration error. */
 async function configurationError(provider: Function): Promise<string> {

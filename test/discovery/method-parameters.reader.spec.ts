@@ -8,26 +8,12 @@ import {
   Res,
   type ExecutionContext,
 } from '@nestjs/common';
-import { IsString } from 'class-validator';
 import { McpConfigurationError, McpContext, McpTool, type McpCallContext } from 'nestjs-mcp';
 import { describe, expect, it } from 'vitest';
 import { recordParameterLayout } from '../../lib/discovery/method-parameters.reader.js';
 import { MCP_ARGS_METADATA } from '../../lib/mcp.constants.js';
 import { ROUTE_ARGS_METADATA } from '../../lib/utils/nest-internals.js';
-
-class SearchDto {
-  @IsString()
-  query!: string;
-}
-
-class FilterDto {
-  @IsString()
-  category!: string;
-}
-
-interface SearchShape {
-  query: string;
-}
+import { FilterDto, HOW, SearchDto, type SearchShape } from './discovery.fixtures.js';
 
 const CurrentUser = createParamDecorator((_data: unknown, _context: ExecutionContext) => 'ada');
 
@@ -164,11 +150,6 @@ describe('recordParameterLayout', () => {
 });
 
 describe('recordParameterLayout refuses what an MCP call cannot fill', () => {
-  const HOW =
-    'A tool method takes its arguments as one class-validator DTO parameter (undecorated, or ' +
-    'with @Body()/@Query()), plus parameters with @McpContext(), @Req() or a custom parameter ' +
-    'decorator.';
-
   it('a second arguments DTO', () => {
     class Tools {
       @McpTool()
