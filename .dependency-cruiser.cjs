@@ -22,10 +22,14 @@ const STAGES = [
   ['discovery', '^lib/discovery/'],
   ['execution', '^lib/execution/'],
   ['registry', '^lib/registry/'],
+  ['telemetry', '^lib/telemetry/'],
   ['protocol', '^lib/protocol/'],
   ['servers', '^lib/servers/'],
+  ['oauth', '^lib/oauth/'],
   ['transports', '^lib/transports/'],
+  ['contract', '^lib/contract/'],
   ['cli', '^lib/cli/'],
+  ['testing', '^lib/testing/'],
   ['module', '^lib/(index|mcp\\.module|mcp-core\\.module)\\.ts$'],
 ];
 

@@ -1,4 +1,6 @@
 import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { McpAuthOptions } from './mcp-auth-options.interface.js';
+import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
 /** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
 export type CallerScopesReader = (request: any) => readonly string[] | string | undefined | null;
@@ -150,6 +152,17 @@ export interface McpModuleOptions {
   requestState?: McpRequestStateOptions;
   /** How the JSON Schemas of this server's tool arguments are listed (and enforced). */
   schema?: McpSchemaOptions;
+  /**
+   * The endpoint as an OAuth 2.1 resource server: Protected Resource Metadata, verified
+   * bearer tokens, 401 and 403 challenges (docs/authorization.md).
+   * @default none: the endpoint's guards decide who may call
+   */
+  auth?: McpAuthOptions;
+  /**
+   * OpenTelemetry spans and metrics (docs/observability.md), or `false` for none.
+   * @default on when the app registers a tracer or meter provider
+   */
+  telemetry?: McpTelemetryOptions | false;
 }
 
 /** The form of the argument schemas a server lists; the server enforces what it lists. */

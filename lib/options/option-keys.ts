@@ -1,4 +1,9 @@
 import type {
+  McpAuthIntrospectionOptions,
+  McpAuthOptions,
+} from '../interfaces/mcp-auth-options.interface.js';
+import type { McpTelemetryOptions } from '../interfaces/mcp-telemetry-options.interface.js';
+import type {
   LegacySessionOptions,
   McpHttpOptions,
   McpModuleAsyncOptions,
@@ -53,6 +58,30 @@ export const SCHEMA_OPTION_KEYS = {
   nullableOptionals: VALUE,
 } as const satisfies OptionKeysOf<McpSchemaOptions>;
 
+export const AUTH_INTROSPECTION_OPTION_KEYS = {
+  endpoint: VALUE,
+  clientId: VALUE,
+  clientSecret: VALUE,
+} as const satisfies OptionKeysOf<McpAuthIntrospectionOptions>;
+
+export const AUTH_OPTION_KEYS = {
+  authorizationServers: VALUE,
+  resource: VALUE,
+  audience: VALUE,
+  scopesSupported: VALUE,
+  verifyToken: VALUE,
+  introspection: AUTH_INTROSPECTION_OPTION_KEYS,
+  requiredScopes: VALUE,
+  resourceName: VALUE,
+  resourceDocumentation: VALUE,
+} as const satisfies OptionKeysOf<McpAuthOptions>;
+
+export const TELEMETRY_OPTION_KEYS = {
+  recordArguments: VALUE,
+  resourceUriInSpanName: VALUE,
+  phaseSpans: VALUE,
+} as const satisfies OptionKeysOf<McpTelemetryOptions>;
+
 /** The keys of `McpModule.forRoot()` options (and of what a `forRootAsync()` factory returns). */
 export const MCP_MODULE_OPTION_KEYS = {
   name: VALUE,
@@ -67,6 +96,8 @@ export const MCP_MODULE_OPTION_KEYS = {
   listTemplatesAsResources: VALUE,
   requestState: REQUEST_STATE_OPTION_KEYS,
   schema: SCHEMA_OPTION_KEYS,
+  auth: AUTH_OPTION_KEYS,
+  telemetry: TELEMETRY_OPTION_KEYS,
 } as const satisfies OptionKeysOf<McpModuleOptions>;
 
 /** The keys of `McpModule.forRootAsync()` options. */
