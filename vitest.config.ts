@@ -4,7 +4,16 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Tests and the sample import the package by its public name, as users do.
-    alias: { 'nestjs-mcp': fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },
+    alias: [
+      {
+        find: /^nestjs-mcp\/testing$/,
+        replacement: fileURLToPath(new URL('./lib/testing/index.ts', import.meta.url)),
+      },
+      {
+        find: /^nestjs-mcp$/,
+        replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)),
+      },
+    ],
   },
   test: {
     include: ['test/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
