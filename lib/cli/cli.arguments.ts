@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-usage.error.js';
 
-export type CliCommandName = 'list' | 'call' | 'serve';
+export type CliCommandName = 'list' | 'call' | 'serve' | 'contract';
 
 /** A parsed command line. */
 export interface CliArguments {
@@ -14,9 +14,18 @@ export interface CliArguments {
   readonly args?: string;
   readonly headers: readonly string[];
   readonly server?: string;
+  /** contract: one `--as` per caller, as typed (`reader=Authorization: Bearer x`). */
+  readonly callers?: readonly string[];
+  /** contract: the `--locale` labels, as typed. */
+  readonly locales?: readonly string[];
+  /** contract: the file to write (`-` for stdout). */
+  readonly out?: string;
+  /** contract: the file to compare with. */
+  readonly check?: string;
 }
 
-const COMMANDS: readonly CliCommandName[] = ['list', 'call', 'serve'];
+const COMMANDS: readonly CliCommandName[] = ['list', 'call', 'serve', 'contract'];
+const COMMAND_LIST = 'list, call, serve or contract';
 const HELP_HINT = 'Run nestjs-mcp --help for the commands and options.';
 
 /** Reads the command line with Node's `util.parseArgs`; a mistake is a {@link CliUsageError}. */
@@ -32,6 +41,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         args: { type: 'string' },
         header: { type: 'string', multiple: true, default: [] },
         server: { type: 'string' },
+        as: { type: 'string', multiple: true, default: [] },
+        locale: { type: 'string', multiple: true, default: [] },
+        out: { type: 'string' },
+        check: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -50,12 +63,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     ...(tool !== undefined && { tool }),
     ...(values.args !== undefined && { args: values.args }),
     ...(values.server !== undefined && { server: values.server }),
+    ...(values.as.length > 0 && { callers: values.as }),
+    ...(values.locale.length > 0 && { locales: values.locale }),
+    ...(values.out !== undefined && { out: values.out }),
+    ...(values.check !== undefined && { check: values.check }),
   };
   if (values.help) return result;
   if (command === undefined)
-    throw new CliUsageError(`Give a command: list, call or serve. ${HELP_HINT}`);
+    throw new CliUsageError(`Give a command: ${COMMAND_LIST}. ${HELP_HINT}`);
   if (!COMMANDS.includes(command as CliCommandName)) {
-    throw new CliUsageError(`Unknown command "${command}": use list, call or serve. ${HELP_HINT}`);
+    throw new CliUsageError(`Unknown command "${command}": use ${COMMAND_LIST}. ${HELP_HINT}`);
   }
   if (module === undefined) {
     throw new CliUsageError(
@@ -74,7 +91,57 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (values.args !== undefined && command !== 'call') {
     throw new CliUsageError(`--args is for the call command. ${HELP_HINT}`);
   }
+  if (command === 'contract') checkContractArguments(values, module);
+  else {
+    for (const flag of ['as', 'locale', 'out', 'check'] as const) {
+      const value = values[flag];
+      if (Array.isArray(value) ? value.length > 0 : value !== undefined) {
+        throw new CliUsageError(`--${flag} is for the contract command. ${HELP_HINT}`);
+      }
+    }
+  }
   return result;
+}
+
+/** A BCP 47 language tag in its common shape (`de`, `en-US`, `zh-Hant-TW`), or `default`. */
+const LOCALE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+
+function checkContractArguments(
+  values: { out?: string; check?: string; header: string[]; json: boolean; locale: string[] },
+  module: string,
+): void {
+  if ((values.out === undefined) === (values.check === undefined)) {
+    throw new CliUsageError(
+      values.out === undefined
+        ? `Give --out <file> to write the contract or --check <file> to compare with it, for example nestjs-mcp contract ${module} --out mcp-contract.json.`
+        : `Give --out or --check, not both: --out writes the contract, --check compares the module with a written one.`,
+    );
+  }
+  if (values.out === '' || values.check === '') {
+    throw new CliUsageError(`--${values.out === '' ? 'out' : 'check'} needs a file name.`);
+  }
+  if (values.header.length > 0) {
+    throw new CliUsageError(
+      `The contract command takes its callers with --as, one per caller (--as 'Authorization: Bearer <token>', or --as reader='Authorization: Bearer <token>' to name it), not --header.`,
+    );
+  }
+  if (values.json) {
+    throw new CliUsageError(
+      `--json is for list and call; the contract is always JSON. ${HELP_HINT}`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const locale of values.locale) {
+    if (!LOCALE.test(locale)) {
+      throw new CliUsageError(
+        `--locale needs a language tag such as de or en-US, or default for the server's own texts (got "${locale}").`,
+      );
+    }
+    if (seen.has(locale.toLowerCase())) {
+      throw new CliUsageError(`--locale ${locale} is given twice; give each locale once.`);
+    }
+    seen.add(locale.toLowerCase());
+  }
 }
 
 /** Turns `--header "Name: value"` flags into lower-cased request headers. */

@@ -2,6 +2,7 @@ import { CallerRefusedError, MCP_AUTHORIZATION_ENV } from '../transports/caller.
 import { InProcessRequestError } from './in-process.requester.js';
 import { ServerSelectionError } from '../transports/server-host.selector.js';
 import { callCommand } from './call.command.js';
+import { contractCommand } from './contract.command.js';
 import { parseCliArguments } from './cli.arguments.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-usage.error.js';
 import { CLI_USAGE } from './cli.usage.js';
@@ -28,11 +29,13 @@ export async function runCli(
         return await listCommand(args, out);
       case 'call':
         return await callCommand(args, out, err);
+      case 'contract':
+        return await contractCommand(args, out, err);
       case 'serve':
         await serveCommand(args);
         return undefined;
       default:
-        throw new CliUsageError('Give a command: list, call or serve.');
+        throw new CliUsageError('Give a command: list, call, serve or contract.');
     }
   } catch (error) {
     const [code, message] = explain(error);

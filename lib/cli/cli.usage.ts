@@ -5,6 +5,8 @@ Commands:
   list  <module>          List the module's MCP servers with their tools and schemas
   call  <module> <tool>   Call one tool in-process (same guards, pipes, filters) and print the result
   serve <module>          Serve the module's MCP server over stdio
+  contract <module>       Write (--out) or check (--check) the contract file: what each server
+                          publishes (tools, prompts, resources, templates) per caller and locale
 
 <module> is the compiled JavaScript file of a Nest module and the name of its export,
 for example dist/app.module.js#AppModule (the export name defaults to AppModule).
@@ -15,14 +17,29 @@ Options:
   --header <header>   call, serve: a header of the caller's request, "Name: value"
                       (repeatable); without it, Authorization is read from
                       NESTJS_MCP_AUTHORIZATION
-  --server <name>     the MCP server to use when the module has several
+  --server <name>     the MCP server to use when the module has several (contract: all
+                      servers by default)
+  --out <file>        contract: write the contract to this file (- for stdout)
+  --check <file>      contract: compare the module with this file; exit code 1 and the
+                      differences when it changed
+  --as <caller>       contract: one caller, "Name: value" or label="Name: value"
+                      (repeatable; a repeated label adds a header; "anonymous" is the
+                      caller without credentials, the default); the file records the
+                      label, or for a caller without one its header names and a hash
+  --locale <tag>      contract: a locale, sent as Accept-Language (repeatable; "default"
+                      is the server's own texts, the default)
   -h, --help          show this help
 
-Exit codes: 0 ok, 1 the tool answered isError (or the app failed), 2 wrong command line.
+Exit codes: 0 ok, 1 the tool answered isError, the contract changed (or the app failed),
+2 wrong command line.
 
 Examples:
   nestjs-mcp list dist-sample/app.module.js#AppModule
   nestjs-mcp call dist-sample/app.module.js#AppModule search_products --args '{"query":"headphones"}' \\
     --header "Authorization: Bearer admin-token"
   nestjs-mcp serve dist-sample/app.module.js#AppModule --header "Authorization: Bearer reader-token"
+  nestjs-mcp contract dist-sample/app.module.js#AppModule --out mcp-contract.json \\
+    --as reader="Authorization: Bearer reader-token" --as admin="Authorization: Bearer admin-token"
+  nestjs-mcp contract dist-sample/app.module.js#AppModule --check mcp-contract.json \\
+    --as reader="Authorization: Bearer reader-token" --as admin="Authorization: Bearer admin-token"
 `;
