@@ -1,25 +1,59 @@
-import { Module, ValidationPipe } from '@nestjs/common';
+import { Logger, Module, ValidationPipe } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
-import { McpModule } from 'nestjs-mcp';
+import { McpModule, type McpModuleOptions } from 'nestjs-mcp';
 import { BearerTokenGuard } from './auth/bearer-token.guard.js';
 import { CatalogModule } from './catalog/catalog.module.js';
 import { ToolAuditLog } from './catalog/tool-audit.log.js';
+import { loadSampleConfig, type SampleConfig } from './sample.config.js';
 
 /** The route of the MCP endpoint: `http://127.0.0.1:3000/mcp`. */
 export const MCP_PATH = 'mcp';
 
+/**
+ * The options of the MCP server. By default `BearerTokenGuard` admits the two static tokens. With
+ * `SAMPLE_OAUTH_ISSUER` set, the endpoint is an OAuth resource server instead (`auth`): it
+ * publishes its metadata, verifies the issuer's JWT access tokens, and `@McpScopes()` reads
+ * their scopes (`catalog.read`, `catalog.write`).
+ */
+export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
+  const server = {
+    name: 'catalog',
+    version: '1.0.0',
+    instructions:
+      'Tools for the product catalog of an online shop selling books, electronics, garden, ' +
+      'kitchen and toy products. Use search_products to find products and their ids, then ' +
+      'get_product for the details of one. Prices are in EUR. create_product and ' +
+      'delete_product change the catalog and need the catalog.write scope.',
+  };
+  if (!config.oauth) return { ...server, http: { path: MCP_PATH, guards: [BearerTokenGuard] } };
+
+  const { issuer, audience } = config.oauth;
+  // With PORT=0 the port is not known yet: the library then derives the URL from each request.
+  const resource =
+    config.oauth.resource ??
+    (config.port ? `http://${config.host}:${config.port}/${MCP_PATH}` : undefined);
+  new Logger('Sample').log(
+    `OAuth mode: the MCP endpoint accepts access tokens of ${issuer} for ${resource ?? 'its URL'}`,
+  );
+  return {
+    ...server,
+    http: { path: MCP_PATH },
+    auth: {
+      authorizationServers: [issuer],
+      resource,
+      audience,
+      // RFC 9068 tokens are typed at+jwt; Keycloak and Entra ID type theirs JWT. The audience
+      // check keeps ID tokens out either way.
+      tokenTypes: ['at+jwt', 'JWT'],
+      resourceName: 'Product catalog',
+    },
+  };
+}
+
 @Module({
   imports: [
-    McpModule.forRoot({
-      name: 'catalog',
-      version: '1.0.0',
-      instructions:
-        'Tools for the product catalog of an online shop selling books, electronics, garden, ' +
-        'kitchen and toy products. Use search_products to find products and their ids, then ' +
-        'get_product for the details of one. Prices are in EUR. create_product and ' +
-        'delete_product change the catalog and need the catalog.write scope (the admin token).',
-      http: { path: MCP_PATH, guards: [BearerTokenGuard] },
-    }),
+    // A factory, so that the settings are read when the app starts.
+    McpModule.forRootAsync({ useFactory: () => catalogMcpOptions(loadSampleConfig()) }),
     CatalogModule,
   ],
   providers: [

@@ -49,4 +49,24 @@ export interface McpAuthOptions {
   resourceName?: string;
   /** The `resource_documentation` of the metadata: a URL of documentation for developers. */
   resourceDocumentation?: string;
+  /**
+   * The JWS algorithms a JWT access token may be signed with: asymmetric ones only (an
+   * HMAC secret made of a public key, or `none`, is never accepted).
+   * @default ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']
+   */
+  algorithms?: string[];
+  /**
+   * How far apart this server's clock and the authorization server's may be, in seconds,
+   * when `exp` and `nbf` are checked.
+   * @default 30
+   */
+  clockToleranceSeconds?: number;
+  /**
+   * The JWT `typ` headers an access token may carry (compared without `application/` and
+   * case); a token without `typ` is accepted. RFC 9068 access tokens are `at+jwt`; Keycloak
+   * and Entra ID sign theirs `JWT`: add `'JWT'` for them (the audience check still keeps
+   * ID tokens out).
+   * @default ['at+jwt']
+   */
+  tokenTypes?: string[];
 }

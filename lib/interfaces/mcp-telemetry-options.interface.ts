@@ -5,8 +5,9 @@
  */
 export interface McpTelemetryOptions {
   /**
-   * Records `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` on `tools/call`
-   * spans. They may hold personal data: opt in only where the trace backend may keep it.
+   * Records `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` (as JSON strings) on
+   * `tools/call` spans. They may hold personal data: opt in only where the trace backend
+   * may keep it.
    * @default false
    */
   recordArguments?: boolean;
@@ -17,8 +18,9 @@ export interface McpTelemetryOptions {
    */
   resourceUriInSpanName?: boolean;
   /**
-   * Child spans for the phases of a call that cost time: guards, argument validation and
-   * the method.
+   * Child spans for the phases of a `tools/call`, `prompts/get` or `resources/read` that
+   * cost time: `validate arguments`, `guards` (with the interceptors and pipes that run
+   * before the method) and `method`.
    * @default false
    */
   phaseSpans?: boolean;

@@ -1,6 +1,8 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from '../mcp.messages.js';
+import { authOptionsProblems } from './auth-options.validator.js';
+import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 import {
   booleanProblem,
@@ -135,6 +137,8 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
       }
     }
   }
+  problems.push(...authOptionsProblems(options.auth));
+  problems.push(...telemetryOptionsProblems(options.telemetry));
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
   return options as unknown as McpModuleOptions;
 }

@@ -74,6 +74,9 @@ export const AUTH_OPTION_KEYS = {
   requiredScopes: VALUE,
   resourceName: VALUE,
   resourceDocumentation: VALUE,
+  algorithms: VALUE,
+  clockToleranceSeconds: VALUE,
+  tokenTypes: VALUE,
 } as const satisfies OptionKeysOf<McpAuthOptions>;
 
 export const TELEMETRY_OPTION_KEYS = {

@@ -24,6 +24,8 @@ import { McpNotifier } from '../registry/mcp-notifier.js';
 import { PrimitiveBinder } from '../registry/primitive.binder.js';
 import { ProtocolServerFactory } from '../protocol/protocol-server.factory.js';
 import type { RegisteredResource, RegisteredTemplate } from '../registry/registered-primitives.js';
+import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
+import { ScopeRequirements } from './scope-requirements.js';
 
 /**
  * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
@@ -41,6 +43,7 @@ export class McpServerHost implements OnModuleInit {
   private serverFactory?: ProtocolServerFactory;
   private published?: McpCatalog;
   private hidden: readonly McpHiddenMethod[] = [];
+  private readonly scopeRequirements = new ScopeRequirements();
 
   constructor(
     /** The server's options, checked where they are provided (before anything injects them). */
@@ -67,6 +70,13 @@ export class McpServerHost implements OnModuleInit {
       resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
     );
     this.hidden = mine(explored.hidden).map(({ where, reason }) => ({ where, reason }));
+    for (const tool of tools) this.scopeRequirements.record('tool', tool.definition.name, tool);
+    for (const prompt of prompts) {
+      this.scopeRequirements.record('prompt', prompt.definition.name, prompt);
+    }
+    for (const resource of exploredResources) {
+      this.scopeRequirements.record('resource', resourceKey(resource), resource);
+    }
     const resources = exploredResources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
@@ -137,42 +147,42 @@ export class McpServerHost implements OnModuleInit {
    * @example host.addTool(this.reports, 'quarterlyReport', { description: 'Q3 figures' });
    */
   addTool(provider: object, methodName: string, options: McpToolOptions = {}): void {
-    this.catalog.tools.add(
-      this.binder.tool(
-        this.explorer.describe('tool', provider, methodName, options),
-        this.options.schema,
-      ),
-    );
+    const tool = this.explorer.describe('tool', provider, methodName, options);
+    this.catalog.tools.add(this.binder.tool(tool, this.options.schema));
+    this.scopeRequirements.record('tool', tool.definition.name, tool);
   }
 
   /** Withdraws a tool (decorated or added); `false` when there was none by that name. */
   removeTool(name: string): boolean {
+    this.scopeRequirements.forget('tool', name);
     return this.catalog.tools.remove(name);
   }
 
   /** Publishes a method as a prompt at run time, as `@McpPrompt()` would. */
   addPrompt(provider: object, methodName: string, options: McpPromptOptions = {}): void {
-    this.catalog.prompts.add(
-      this.binder.prompt(this.explorer.describe('prompt', provider, methodName, options)),
-    );
+    const prompt = this.explorer.describe('prompt', provider, methodName, options);
+    this.catalog.prompts.add(this.binder.prompt(prompt));
+    this.scopeRequirements.record('prompt', prompt.definition.name, prompt);
   }
 
   /** Withdraws a prompt; `false` when there was none by that name. */
   removePrompt(name: string): boolean {
+    this.scopeRequirements.forget('prompt', name);
     return this.catalog.prompts.remove(name);
   }
 
   /** Publishes a method as a resource or template at run time, as `@McpResource()` would. */
   addResource(provider: object, methodName: string, options: McpResourceOptions): void {
-    const entry = this.binder.resource(
-      this.explorer.describe('resource', provider, methodName, options),
-    );
+    const resource = this.explorer.describe('resource', provider, methodName, options);
+    const entry = this.binder.resource(resource);
     if ('template' in entry) this.catalog.templates.add(entry);
     else this.catalog.resources.add(entry);
+    this.scopeRequirements.record('resource', resourceKey(resource), resource);
   }
 
   /** Withdraws a resource by its URI, or a template by its URI template. */
   removeResource(uriOrTemplate: string): boolean {
+    this.scopeRequirements.forget('resource', uriOrTemplate);
     return (
       this.catalog.resources.remove(uriOrTemplate) || this.catalog.templates.remove(uriOrTemplate)
     );
@@ -184,6 +194,39 @@ export class McpServerHost implements OnModuleInit {
    */
   resourceUpdated(uri: string): void {
     this.notifier.publish({ kind: 'resource', uri });
+  }
+
+  /**
+   * @internal What `@McpScopes()` requires of the entry a request names (`tools/call`,
+   * `prompts/get`, `resources/read`), for the OAuth step-up challenge; with the entry's kind
+   * and name (or URI) for the message.
+   */
+  scopeRequirementOf(request: {
+    method: string;
+    params?: Record<string, unknown>;
+  }): { requirement: McpScopeRequirement; what: string } | undefined {
+    const { method, params } = request;
+    const name = params?.name;
+    const uri = params?.uri;
+    if (method === 'tools/call' && typeof name === 'string') {
+      const requirement = this.scopeRequirements.of('tool', name);
+      return requirement && { requirement, what: `tool '${name}'` };
+    }
+    if (method === 'prompts/get' && typeof name === 'string') {
+      const requirement = this.scopeRequirements.of('prompt', name);
+      return requirement && { requirement, what: `prompt '${name}'` };
+    }
+    if (method === 'resources/read' && typeof uri === 'string') {
+      const found = this.catalog.findResource(uri);
+      const requirement = found && this.scopeRequirements.of('resource', found.resource.key);
+      return requirement && { requirement, what: `resource ${uri}` };
+    }
+    return undefined;
+  }
+
+  /** @internal Every scope `@McpScopes()` names on this server, sorted. */
+  namedScopes(): string[] {
+    return this.scopeRequirements.named();
   }
 
   /** @internal The factory of SDK servers, for the transports. */
@@ -204,6 +247,10 @@ export class McpServerHost implements OnModuleInit {
     return value;
   }
 }
+
+/** The key a resource is published under: its URI, or its URI template. */
+const resourceKey = (resource: ExploredPrimitives['resources'][number]): string =>
+  resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate;
 
 /** Whether some entry of the app, on whichever server, is the completer's target. */
 function isExploredTarget(explored: ExploredPrimitives, { target }: DiscoveredCompleter): boolean {

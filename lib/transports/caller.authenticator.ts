@@ -2,6 +2,9 @@ import type { CanActivate, INestApplicationContext, Type } from '@nestjs/common'
 import { ModuleRef } from '@nestjs/core';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { DetachedResponse } from '../execution/detached-response.js';
+import { userOf } from '../oauth/auth-info.factory.js';
+import { OAuthChallengeError } from '../oauth/oauth-challenge.error.js';
+import { OAuthResourceServer } from '../oauth/oauth-resource.server.js';
 import type { McpServerHost } from '../servers/mcp-server.host.js';
 import { ExecutionContextHost } from '../utils/nest-internals.js';
 import { resolveGuard } from './guard.resolver.js';
@@ -67,6 +70,7 @@ export async function authenticateCaller(
   request: object,
   guards: readonly CallerGuard[] = defaultCallerGuards(host),
 ): Promise<void> {
+  await verifyCallerToken(host, request as Record<string, any>);
   const moduleRef = app.get(ModuleRef, { strict: false });
   for (const guard of guards) {
     const instance = await resolveGuard(moduleRef, guard);
@@ -85,6 +89,29 @@ export async function authenticateCaller(
     }
     if (!allowed)
       throw new CallerRefusedError(instance.constructor.name, 'the guard returned false');
+  }
+}
+
+/**
+ * With `auth`, a caller that brings a bearer token has it verified once, as over HTTP
+ * (issuer, signature, audience: `auth.resource` or `auth.audience`, required scopes), and
+ * its identity becomes `request.auth` and `request.user` for the guards and tools. A caller
+ * without a token is left to the guards: stdio is a local process the user started.
+ */
+async function verifyCallerToken(host: McpServerHost, request: Record<string, any>) {
+  const { auth } = host.options;
+  const authorization = request.headers?.authorization;
+  if (!auth || typeof authorization !== 'string' || !/^bearer\s/i.test(authorization)) return;
+  try {
+    const info = await new OAuthResourceServer(auth).authenticate(request);
+    request.auth = info;
+    request.user = userOf(info);
+  } catch (error) {
+    const reason =
+      error instanceof OAuthChallengeError
+        ? `${error.description} (${error.code ?? 'invalid_token'})`
+        : describe(error);
+    throw new CallerRefusedError('the auth option (OAuth access token)', reason);
   }
 }
 

@@ -17,6 +17,17 @@ export interface AuthenticatedUser {
 }
 
 /**
+ * What `request.user` is in the OAuth mode: the library puts the verified access token's
+ * claims there, with the client it was issued to and its scopes.
+ */
+export interface TokenUser {
+  readonly clientId: string;
+  /** Read by `McpModule`'s default `callerScopes` for `@McpScopes()`. */
+  readonly scopes: readonly string[];
+  readonly sub?: string;
+}
+
+/**
  * What the sample reads of an HTTP request: an Express `Request` or a Fastify
  * `FastifyRequest` (both carry Node's headers), or the caller request of `main-stdio.ts`.
  */

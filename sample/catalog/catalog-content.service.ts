@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { embeddedResource, McpPrompt, McpResource, userMessage } from 'nestjs-mcp';
+import { embeddedResource, McpPrompt, McpResource, McpScopes, userMessage } from 'nestjs-mcp';
 import { CatalogService } from './catalog.service.js';
 import { GetProductDto } from './dto/get-product.dto.js';
 import { RestockPlanArgs } from './dto/restock-plan.args.js';
@@ -8,9 +8,11 @@ import { ProductCategory, type Product } from './product.entity.js';
 /**
  * What the catalog offers besides tools: resources an agent can read (the categories, any
  * product by id) and a prompt a user picks in the client (a restock plan). They run the
- * same business logic, through the same Nest pipeline, as the tools and the REST API.
+ * same business logic, through the same Nest pipeline, as the tools and the REST API. They
+ * only read, so they need the `catalog.read` scope, like the read tools.
  */
 @Injectable()
+@McpScopes('catalog.read')
 export class CatalogContentService {
   constructor(private readonly catalog: CatalogService) {}
 

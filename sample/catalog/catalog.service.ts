@@ -17,9 +17,9 @@ import { PRODUCT_SEED } from './products.seed.js';
 /**
  * The catalog's business logic, used by the REST controller and published as MCP tools by
  * `@McpTool()`. A tool call runs the same method as a REST request, through the Nest
- * pipeline: `@McpScopes('catalog.write')` below is a guard on tool calls, which also hides
- * the write tools from callers without the scope (a plain method call from the controller
- * does not run it, so the controller has its own role guard).
+ * pipeline: `@McpScopes()` below is a guard on tool calls, which also hides each tool from
+ * callers without its scope, `catalog.read` or `catalog.write` (a plain method call from the
+ * controller does not run it, so the controller has its own role guard).
  */
 @Injectable()
 export class CatalogService {
@@ -39,6 +39,7 @@ export class CatalogService {
       'Use an item id with get_product or delete_product.',
     annotations: { readOnlyHint: true },
   })
+  @McpScopes('catalog.read')
   searchProducts(query: SearchProductsDto): ProductPage {
     const { category, minPrice, maxPrice } = query;
     if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
@@ -68,6 +69,7 @@ export class CatalogService {
       'description, category, price in EUR, units in stock and tags.',
     annotations: { readOnlyHint: true },
   })
+  @McpScopes('catalog.read')
   getProduct(args: GetProductDto): Product {
     return this.findOrFail(args.id);
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { McpEvents } from 'nestjs-mcp';
 import type { Subscription } from 'rxjs';
-import type { AuthenticatedUser } from '../auth/authenticated-user.interface.js';
+import type { AuthenticatedUser, TokenUser } from '../auth/authenticated-user.interface.js';
 
 /**
  * The audit log of tool calls: one line per executed call, written after its response was
@@ -17,7 +17,9 @@ export class ToolAuditLog implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscription = this.events.toolCalled.subscribe((event) => {
-      const caller = (event.caller as AuthenticatedUser | undefined)?.role ?? 'anonymous';
+      // A static token's role, or in the OAuth mode the client its access token was issued to.
+      const user = event.caller as Partial<AuthenticatedUser & TokenUser> | undefined;
+      const caller = user?.role ?? user?.clientId ?? 'anonymous';
       this.logger.log(
         `${caller} called ${event.tool} (${event.outcome}, ${event.durationMs.toFixed(1)} ms) ` +
           `with ${JSON.stringify(event.arguments)}`,

@@ -11,6 +11,9 @@ import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_ROUTE } from './fastify-rou
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './mcp-http.constants.js';
 import { MCP_ROUTE_METHODS } from './mcp-http.controller.js';
 import { attachToPlatform } from './mcp-http.platform.js';
+import { McpOAuthGuard } from '../../oauth/mcp-oauth.guard.js';
+import { OAuthResourceServer } from '../../oauth/oauth-resource.server.js';
+import { serveProtectedResourceMetadata } from './protected-resource.routes.js';
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
 /**
@@ -42,9 +45,15 @@ export const mcpHttpProviders: Provider[] = [
         (options.http?.guards ?? []).map((guard) => resolveGuard(moduleRef, guard)),
       );
       const path = options.http?.path ?? DEFAULT_HTTP_PATH;
+      const routePath = () => `${appConfig.getGlobalPrefix()}/${path}`;
+      // With `auth`, the token is verified first, so the app's guards see `request.user`.
+      const resourceServer =
+        options.auth &&
+        new OAuthResourceServer(options.auth, { routePath, namedScopes: () => host.namedScopes() });
+      if (resourceServer) guards.unshift(new McpOAuthGuard(resourceServer));
       Reflect.defineMetadata(PATH_METADATA, path, controller);
       Reflect.defineMetadata(GUARDS_METADATA, guards, controller);
-      const endpoint = new StreamableHttpEndpoint(host, options.http);
+      const endpoint = new StreamableHttpEndpoint(host, options.http, resourceServer);
       // Marks this registration's routes for its Fastify `onRoute` hook (ignored on Express).
       for (const method of MCP_ROUTE_METHODS) {
         Reflect.defineMetadata(
@@ -55,9 +64,18 @@ export const mcpHttpProviders: Provider[] = [
       }
       // The adapter is set before `app.init()` registers body parsers and routes (at once
       // with NestFactory.create, later with a testing module): `init$` replays it.
-      const matcher = endpointPathMatcher(() => `${appConfig.getGlobalPrefix()}/${path}`);
+      const matcher = endpointPathMatcher(routePath);
       adapterHost.init$.subscribe(() => {
-        if (adapterHost.httpAdapter) attachToPlatform(adapterHost.httpAdapter, endpoint, matcher);
+        const adapter = adapterHost.httpAdapter;
+        if (!adapter) return;
+        attachToPlatform(adapter, endpoint, matcher);
+        if (resourceServer) {
+          const resource = options.auth?.resource;
+          serveProtectedResourceMetadata(adapter, {
+            resourceServer,
+            resourcePaths: () => [routePath(), ...(resource ? [new URL(resource).pathname] : [])],
+          });
+        }
       });
       return endpoint;
     },

@@ -9,6 +9,7 @@ import { toWebRequest } from '@modelcontextprotocol/node';
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TransportContext } from '../../execution/mcp-call.js';
+import type { OAuthResourceServer } from '../../oauth/oauth-resource.server.js';
 import type { McpServerHost } from '../../servers/mcp-server.host.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
@@ -24,6 +25,7 @@ import {
 } from './json-body.reader.js';
 import { httpErrors } from './json-rpc-error.response.js';
 import { LegacySessionRouter } from './legacy-session.router.js';
+import { operationScopeChallenge } from './scope-challenge.resolver.js';
 import { writeWebResponse } from './web-response.writer.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -80,7 +82,12 @@ export class StreamableHttpEndpoint {
   private closed = false;
   readonly limits: JsonBodyLimits;
 
-  constructor(host: McpServerHost, options: McpHttpOptions = {}) {
+  /** @param resourceServer the server's OAuth resource server, when it sets `auth` */
+  constructor(
+    host: McpServerHost,
+    options: McpHttpOptions = {},
+    resourceServer?: OAuthResourceServer,
+  ) {
     this.dnsRebinding = new DnsRebindingProtection(options);
     this.limits = {
       // Checked with the other options at bootstrap (validateMcpModuleOptions).
@@ -90,18 +97,26 @@ export class StreamableHttpEndpoint {
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     const transportOf = (request?: Request): TransportContext =>
       (request && this.transports.get(request)) ?? {};
+    // With `auth`, an operation whose `@McpScopes()` the token lacks is refused by the
+    // SDK with 403 insufficient_scope before it is dispatched (see scope-challenge.resolver.ts).
+    const challenge = resourceServer && operationScopeChallenge(host, resourceServer);
+    const create: McpServerHost['protocolServers']['create'] = (...args) => {
+      const product = host.protocolServers.create(...args);
+      if (challenge) product.resolveScopeChallenge = challenge;
+      return product;
+    };
     const { legacySessions } = options;
     if (legacySessions) {
       this.sessions = new LegacySessionRouter(
         () =>
-          host.protocolServers.create('legacy', (ctx) => transportOf(ctx.http?.req), {
+          create('legacy', (ctx) => transportOf(ctx.http?.req), {
             live: true,
           }),
         legacySessions === true ? {} : legacySessions,
       );
     }
     this.handler = createMcpHandler(
-      ({ era, requestInfo }) => host.protocolServers.create(era, transportOf(requestInfo)),
+      ({ era, requestInfo }) => create(era, transportOf(requestInfo)),
       {
         // With sessions, 2025-era traffic is routed to them before it reaches the handler.
         legacy: this.sessions ? 'reject' : 'stateless',

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { McpModule } from 'nestjs-mcp';
+import { Test } from '@nestjs/testing';
+import { authOptionsProblems } from '../../lib/options/auth-options.validator.js';
+
+describe('authOptionsProblems', () => {
+  it('accepts a complete configuration, and http only for localhost', () => {
+    expect(
+      authOptionsProblems({
+        authorizationServers: ['https://auth.example.com', 'http://localhost:8080/realms/x'],
+        resource: 'https://mcp.example.com/mcp',
+        audience: ['api://mcp'],
+        scopesSupported: ['catalog.read'],
+        requiredScopes: ['mcp'],
+        verifyToken: async () => ({}),
+        introspection: { clientId: 'mcp', clientSecret: 'secret' },
+        resourceName: 'Catalog',
+        resourceDocumentation: 'https://docs.example.com/mcp#auth',
+        algorithms: ['RS256', 'ES256'],
+        clockToleranceSeconds: 0,
+        tokenTypes: ['at+jwt', 'JWT'],
+      }),
+    ).toEqual([]);
+    expect(authOptionsProblems(undefined)).toEqual([]);
+  });
+
+  it('says what to fix in each wrong value', () => {
+    expect(
+      authOptionsProblems({
+        authorizationServers: ['http://auth.example.com', 'not a url', 'https://a.example.com?x=1'],
+        resource: 'https://mcp.example.com/mcp#frag',
+        audience: [],
+        requiredScopes: ['two words'],
+        verifyToken: 'yes',
+        introspection: { clientId: '' },
+        algorithms: ['HS256', 'none', 'RS256'],
+        clockToleranceSeconds: -1,
+      }),
+    ).toEqual([
+      '"auth.authorizationServers[0]" must be an https URL (got "http://auth.example.com"); plain http is accepted only for localhost and 127.0.0.1',
+      '"auth.authorizationServers[1]" must be an absolute issuer URL such as \'https://auth.example.com\' (got "not a url")',
+      '"auth.authorizationServers[2]" must be the issuer exactly as the authorization server names it, without query or fragment (got "https://a.example.com?x=1")',
+      '"auth.resource" must not have a fragment (RFC 8707): use "https://mcp.example.com/mcp"',
+      '"auth.audience" must be a string or a non-empty array of strings: the "aud" a token must name (got [])',
+      '"auth.requiredScopes" must hold OAuth scope tokens: no spaces, quotes or backslashes (got ["two words"])',
+      '"auth.verifyToken" must be a function (token, request) => Promise<AuthInfo> that throws when the token is not valid',
+      '"auth.introspection.clientId" must be the client id this server authenticates to the introspection endpoint with',
+      '"auth.introspection.clientSecret" must be the client secret of "auth.introspection.clientId"',
+      '"auth.algorithms" may list only asymmetric algorithms (RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519); remove HS256, none',
+      '"auth.clockToleranceSeconds" must be a whole number of seconds, 0 or more (got -1)',
+    ]);
+  });
+
+  it('wants a non-empty list of issuers', () => {
+    expect(authOptionsProblems({ authorizationServers: [] })).toEqual([
+      `"auth.authorizationServers" must be a non-empty array of issuer URLs, such as auth: { authorizationServers: ['https://auth.example.com'], resource: 'https://mcp.example.com/mcp' }`,
+    ]);
+  });
+
+  it('stops the bootstrap of McpModule with the problem and names a mistyped key', async () => {
+    const compile = Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({
+          name: 'x',
+          version: '1',
+          auth: { authorizationServers: [], requiredScope: ['a'] } as never,
+        }),
+      ],
+    }).compile();
+    await expect(compile).rejects.toThrow(/"auth\.authorizationServers" must be a non-empty array/);
+    await expect(compile).rejects.toThrow(/requiredScope/);
+  });
+});
