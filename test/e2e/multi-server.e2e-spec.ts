@@ -7,9 +7,10 @@ import {
 } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { McpGroup, McpModule, McpTool } from 'nestjs-mcp';
+import { McpTestClient } from 'nestjs-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
+import { CLIENTS } from '../support/mcp-clients.js';
 
 class SearchDto {
   @IsString()
@@ -115,54 +116,65 @@ describe.each(ADAPTERS)('Several MCP servers in one app (%s)', (adapter) => {
     await running?.close();
   });
 
+  // The SDK clients themselves read the server's identity from the handshake.
   describe.each(CLIENTS)('with the $era', ({ connect }) => {
+    it.each(Object.entries(SERVERS))(
+      'the %s endpoint introduces itself with its own name and version',
+      async (_, server) => {
+        const client = await connect(urlOf(`/${server.path}`), server.token);
+        try {
+          expect(client.sdk.getServerVersion()).toMatchObject({
+            name: server.name,
+            version: server.version,
+          });
+        } finally {
+          await client.close();
+        }
+      },
+    );
+  });
+
+  describe.each(['2025-11-25', '2026-07-28'] as const)('on %s', (protocolVersion) => {
+    let mcp: McpTestClient;
+
+    beforeAll(async () => {
+      mcp = await McpTestClient.connect(running.app, {
+        server: SERVERS.admin.name,
+        protocolVersion,
+        headers: { authorization: `Bearer ${SERVERS.admin.token}` },
+      });
+    });
+
+    afterAll(async () => {
+      await mcp?.close();
+    });
+
+    /** The client of one server, with that server's token. */
+    const clientOf = (server: (typeof SERVERS)[keyof typeof SERVERS]) =>
+      mcp.onServer(server.name).as({ authorization: `Bearer ${server.token}` });
+
     describe.each(Object.entries(SERVERS))('the %s endpoint', (_, server) => {
-      let client: TestClient;
-
-      beforeAll(async () => {
-        client = await connect(urlOf(`/${server.path}`), server.token);
-      });
-
-      afterAll(async () => {
-        await client?.close();
-      });
-
-      it('introduces itself with its own name and version', () => {
-        expect(client.sdk.getServerVersion()).toMatchObject({
-          name: server.name,
-          version: server.version,
-        });
-      });
-
       it('lists only its own tools', async () => {
-        const { tools } = await client.listTools();
-        expect(tools.map((tool) => tool.name).toSorted()).toEqual(server.tools);
+        const { result } = await clientOf(server).listTools().assertOk();
+        expect(result?.tools.map((tool) => tool.name).toSorted()).toEqual(server.tools);
       });
 
       it('calls its own tools', async () => {
         const [name, args, text] = server.call;
-        const result = await client.callTool(name, args);
-        expect(result.isError).toBeFalsy();
-        expect(result.content).toEqual([{ type: 'text', text }]);
+        await clientOf(server).callTool(name, args).assertOk().assertText(text);
       });
 
       it('answers a tool of the other server as an unknown tool (-32602)', async () => {
-        await expect(client.callTool(server.foreign, {})).rejects.toMatchObject({
-          code: -32602,
-        });
+        await clientOf(server).callTool(server.foreign).assertError(-32602);
       });
     });
 
     it("keeps each endpoint behind its own guards: the other server's token is refused", async () => {
-      const error = await connect(urlOf(`/${SERVERS.catalog.path}`), SERVERS.admin.token).then(
-        async (client) => {
-          await client.close();
-          return undefined;
-        },
-        (reason: unknown) => reason,
-      );
-      expect(error).toBeDefined();
-      expect(String((error as Error).message)).toMatch(/401|Unauthorized|Wrong token/);
+      await mcp
+        .onServer(SERVERS.catalog.name)
+        .listTools()
+        .assertStatus(401)
+        .assertError('Wrong token for this MCP server');
     });
   });
 });

@@ -22,12 +22,12 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiOperation } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { McpExecutionContext, McpModule, McpTool, type McpContextType } from 'nestjs-mcp';
+import { McpTestClient } from 'nestjs-mcp/testing';
 import { map, type Observable } from 'rxjs';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp } from '../support/fixture-app.js';
-import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
 // An error logged that no test expects fails that test (and is shown in full).
 const logs = captureLogs();
@@ -148,71 +148,84 @@ class NotesController {
 class PipelineAppModule {}
 
 describe.each(ADAPTERS)('on %s', (adapter) => {
-  describe.each(CLIENTS)('the Nest pipeline on tool calls, $era', ({ connect }) => {
-    let app: INestApplication;
-    let client: TestClient;
+  describe.each(['2025-11-25', '2026-07-28'] as const)(
+    'the Nest pipeline on tool calls, %s',
+    (protocolVersion) => {
+      let app: INestApplication;
+      let mcp: McpTestClient;
 
-    beforeAll(async () => {
-      const running = await startApp(PipelineAppModule, {
-        adapter,
-        logger: logs,
-        configure: (created) =>
-          created.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true })),
+      beforeAll(async () => {
+        const running = await startApp(PipelineAppModule, {
+          adapter,
+          logger: logs,
+          configure: (created) =>
+            created.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true })),
+        });
+        app = running.app;
+        mcp = await McpTestClient.connect(app, { protocolVersion });
       });
-      app = running.app;
-      client = await connect(running.url);
-    });
 
-    afterAll(async () => {
-      await client?.close();
-      await app?.close();
-    });
-
-    beforeEach(() => {
-      seen.guard = [];
-      seen.interceptor = [];
-    });
-
-    it('runs global guards and interceptors, class interceptors, method pipes and custom param decorators', async () => {
-      const result = await client.callTool('shout', { text: '  hello  ' });
-      expect(result.content).toEqual([{ type: 'text', text: 'ANONYMOUS: HELLO (NOTEDTO)' }]);
-      expect(seen.guard).toContain('mcp');
-      expect(seen.interceptor).toEqual([
-        { tool: 'shout', args: { text: '  hello  ' }, http: true },
-      ]);
-    });
-
-    it('still validates with the tool DTO when the app has a global ValidationPipe', async () => {
-      const result = await client.callTool('shout', { text: 'x'.repeat(41) });
-      expect(result.isError).toBe(true);
-      expect(result.content[0].text).toContain('/text');
-    });
-
-    it("uses an exception filter's result as the tool result", async () => {
-      const result = await client.callTool('fail_domain', {});
-      expect(result).toMatchObject({
-        isError: true,
-        content: [{ type: 'text', text: 'handled by filter: stock is negative' }],
+      afterAll(async () => {
+        await mcp?.close();
+        await app?.close();
       });
-    });
 
-    it('takes title and description from @ApiOperation when @McpTool has none', async () => {
-      const { tools } = await client.listTools();
-      expect(tools.find((tool) => tool.name === 'count_notes')).toMatchObject({
-        title: 'Count notes',
-        description: 'Counts the notes (described by @ApiOperation).',
+      beforeEach(() => {
+        seen.guard = [];
+        seen.interceptor = [];
       });
-    });
 
-    it('publishes a controller method as a tool while it stays a REST route', async () => {
-      const viaMcp = await client.callTool('create_note', { text: 'from mcp' });
-      expect(viaMcp.structuredContent).toEqual({ created: 'from mcp', isDto: true });
-      const viaRest = await request(app.getHttpServer()).post('/notes').send({ text: 'from rest' });
-      expect(viaRest.status).toBe(201);
-      expect(viaRest.body).toEqual({ created: 'from rest', isDto: true });
-      // A global guard runs on the MCP route itself ('http'), on the tool call ('mcp'), and on
-      // the REST route ('http').
-      expect(seen.guard).toEqual(['http', 'mcp', 'http']);
-    });
-  });
+      it('runs global guards and interceptors, class interceptors, method pipes and custom param decorators', async () => {
+        await mcp
+          .callTool('shout', { text: '  hello  ' })
+          .assertOk()
+          .assertText('ANONYMOUS: HELLO (NOTEDTO)');
+        expect(seen.guard).toContain('mcp');
+        expect(seen.interceptor).toEqual([
+          { tool: 'shout', args: { text: '  hello  ' }, http: true },
+        ]);
+      });
+
+      it('gives the guards the caller of each request', async () => {
+        await mcp
+          .as({ 'x-user': 'ada' })
+          .callTool('shout', { text: 'hi' })
+          .assertText('ADA: HI (NOTEDTO)');
+      });
+
+      it('still validates with the tool DTO when the app has a global ValidationPipe', async () => {
+        await mcp.callTool('shout', { text: 'x'.repeat(41) }).assertError('/text');
+      });
+
+      it("uses an exception filter's result as the tool result", async () => {
+        await mcp
+          .callTool('fail_domain')
+          .assertError()
+          .assertText('handled by filter: stock is negative');
+      });
+
+      it('takes title and description from @ApiOperation when @McpTool has none', async () => {
+        const { result } = await mcp.listTools().assertToolListed('count_notes');
+        expect(result?.tools.find((tool) => tool.name === 'count_notes')).toMatchObject({
+          title: 'Count notes',
+          description: 'Counts the notes (described by @ApiOperation).',
+        });
+      });
+
+      it('publishes a controller method as a tool while it stays a REST route', async () => {
+        await mcp
+          .callTool('create_note', { text: 'from mcp' })
+          .assertOk()
+          .assertStructured({ created: 'from mcp', isDto: true });
+        const viaRest = await request(app.getHttpServer())
+          .post('/notes')
+          .send({ text: 'from rest' });
+        expect(viaRest.status).toBe(201);
+        expect(viaRest.body).toEqual({ created: 'from rest', isDto: true });
+        // A global guard runs on the MCP route itself ('http'), on the tool call ('mcp'), and on
+        // the REST route ('http').
+        expect(seen.guard).toEqual(['http', 'mcp', 'http']);
+      });
+    },
+  );
 });

@@ -1,10 +1,10 @@
 import { Injectable, Module } from '@nestjs/common';
 import { IsUUID } from 'class-validator';
 import { McpModule, McpTool } from 'nestjs-mcp';
+import { McpTestClient } from 'nestjs-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
 const ID = '5a0d7bd4-8a1d-4a43-9a2c-0c4a2a0b6f11';
 
@@ -63,51 +63,48 @@ describe.each(ADAPTERS)('a tool that returns nothing, on %s', (adapter) => {
 
   afterAll(() => running?.close());
 
-  describe.each(CLIENTS)('$era', ({ connect }) => {
-    let client: TestClient;
+  describe.each(['2025-11-25', '2026-07-28'] as const)(
+    'protocol revision %s',
+    (protocolVersion) => {
+      let mcp: McpTestClient;
 
-    beforeAll(async () => {
-      client = await connect(running.url);
-    });
+      beforeAll(async () => {
+        mcp = await McpTestClient.connect(running.app, { protocolVersion });
+      });
 
-    afterAll(() => client?.close());
+      afterAll(() => mcp?.close());
 
-    it.each([
-      ['returns undefined', 'delete_note', { id: ID }],
-      ['resolves to undefined', 'clear_notes', {}],
-      ['returns null', 'find_pinned', {}],
-    ])('says so when it %s: the text null, not an empty content', async (_what, tool, args) => {
-      const result = await client.callTool(tool, args);
-      expect(result.content).toEqual(NOTHING);
-      // Nothing else: no data, and not an error.
-      expect(result).not.toHaveProperty('structuredContent');
-      expect(result.isError).toBeFalsy();
-    });
+      it.each([
+        ['returns undefined', 'delete_note', { id: ID }],
+        ['resolves to undefined', 'clear_notes', {}],
+        ['returns null', 'find_pinned', {}],
+      ])('says so when it %s: the text null, not an empty content', async (_what, tool, args) => {
+        // Not an error, and nothing else: no data.
+        const { result } = await mcp.callTool(tool, args).assertOk().assertText('null');
+        expect(result?.content).toEqual(NOTHING);
+        expect(result).not.toHaveProperty('structuredContent');
+      });
 
-    it('ran the method, so "null" is a success and not a refusal', async () => {
-      const notes = running.app.get(NotesService);
-      const before = notes.deleted.length;
-      await client.callTool('delete_note', { id: ID });
-      expect(notes.deleted.length).toBe(before + 1);
-    });
+      it('ran the method, so "null" is a success and not a refusal', async () => {
+        const notes = running.app.get(NotesService);
+        const before = notes.deleted.length;
+        await mcp.callTool('delete_note', { id: ID }).assertOk();
+        expect(notes.deleted.length).toBe(before + 1);
+      });
 
-    it('follows the output validator when the tool declares an output', async () => {
-      const result = await client.callTool('find_pinned_declared');
-      expect(result.isError).toBe(true);
-      expect(result.structuredContent).toBeUndefined();
-      expect(result.content).toEqual([
-        {
-          type: 'text',
-          text: expect.stringContaining(
+      it('follows the output validator when the tool declares an output', async () => {
+        const { result } = await mcp
+          .callTool('find_pinned_declared')
+          .assertError(
             'does not match its declared output schema, so it was not sent:\n' +
               '- the tool returned no data',
-          ),
-        },
-      ]);
-      // The developer learns of it too, with the method that returned the wrong thing.
-      logs.expectError(
-        'Tool "find_pinned_declared" (NotesService.findPinnedDeclared) returned a result that does not match its declared output',
-      );
-    });
-  });
+          );
+        expect(result?.structuredContent).toBeUndefined();
+        // The developer learns of it too, with the method that returned the wrong thing.
+        logs.expectError(
+          'Tool "find_pinned_declared" (NotesService.findPinnedDeclared) returned a result that does not match its declared output',
+        );
+      });
+    },
+  );
 });

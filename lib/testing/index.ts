@@ -1,0 +1,12 @@
+// The `nestjs-mcp/testing` entry point: the test client and what its answers are made of.
+export { McpTestClient, type McpTestClientOptions } from './mcp-test.client.js';
+export { McpTestRequest } from './mcp-test.request.js';
+export type { McpTestAnswer, McpTestError, McpTestHttpResponse } from './mcp-test-answer.js';
+export type {
+  McpQuestion,
+  McpQuestionAnswerer,
+  McpTestLog,
+  McpTestProgress,
+} from './mcp-test.hooks.js';
+export type { McpTestProtocolVersion } from './mcp-test.connection.js';
+export type { ServerContract } from '../contract/mcp-contract.interface.js';
