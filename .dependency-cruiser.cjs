@@ -30,6 +30,7 @@ const STAGES = [
   ['contract', '^lib/contract/'],
   ['cli', '^lib/cli/'],
   ['testing', '^lib/testing/'],
+  ['plugin', '^lib/plugin/'],
   ['module', '^lib/(index|mcp\\.module|mcp-core\\.module)\\.ts$'],
 ];
 

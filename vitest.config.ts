@@ -10,6 +10,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./lib/testing/index.ts', import.meta.url)),
       },
       {
+        find: /^nestjs-mcp\/plugin$/,
+        replacement: fileURLToPath(new URL('./lib/plugin/index.ts', import.meta.url)),
+      },
+      {
         find: /^nestjs-mcp$/,
         replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)),
       },
