@@ -15,6 +15,7 @@ import type {
   McpPhase,
   McpPrimitiveKind,
 } from '../interfaces/mcp-call-context.interface.js';
+import type { CallPhases } from './call-phases.js';
 import { DetachedResponse } from './detached-response.js';
 import type { ArgumentsValidation } from '../validation/dto-arguments.validator.js';
 
@@ -51,6 +52,8 @@ export class McpCall implements McpCallContext {
   executed = false;
   /** Set by the invoker before the pipeline runs; read where pipes run. */
   validation: ArgumentsValidation<object | undefined> = { ok: true, value: undefined };
+  /** Set by the protocol layer when telemetry times the phases of this call. */
+  phases?: CallPhases;
   readonly arguments: Readonly<Record<string, unknown>>;
   private callerScopes?: readonly string[];
   private response?: DetachedResponse;

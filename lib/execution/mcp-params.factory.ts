@@ -11,6 +11,8 @@ import type { McpCall } from './mcp-call.js';
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
     const [request, , call] = args as [Record<string, any> | undefined, unknown, McpCall];
+    // Parameters are resolved once guards and interceptors have let the call through.
+    call.phases?.methodReached();
     switch (type) {
       case McpParamtype.ARGUMENTS:
       case RouteParamtypes.BODY:

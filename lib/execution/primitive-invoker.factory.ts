@@ -8,6 +8,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
 import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.js';
 import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
+import { pipelinePhase, validationPhase } from './call-phases.js';
 import type { McpCall } from './mcp-call.js';
 import { McpPipelineFactory, type McpPipeline } from './mcp-pipeline.factory.js';
 import { normalizePromptResult } from './prompt-result.normalizer.js';
@@ -62,8 +63,8 @@ export class PrimitiveInvokerFactory {
     const pipeline: McpPipeline = this.pipelines.create(method);
     return async (call: McpCall, uri?: string): Promise<Result | InputRequiredResult> => {
       try {
-        call.validation = await method.checkArguments(call.arguments);
-        const returned = await pipeline(call);
+        call.validation = await validationPhase(call, () => method.checkArguments(call.arguments));
+        const returned = await pipelinePhase(call, () => pipeline(call));
         // A multi round-trip answer (`inputRequired(...)`) goes to the SDK as it is.
         return isInputRequiredResult(returned) ? returned : finish(returned, call, uri);
       } catch (error) {

@@ -6,6 +6,7 @@ import {
 import { Injectable, Logger } from '@nestjs/common';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { ToolCallEventsPublisher } from './tool-call-events.publisher.js';
+import { pipelinePhase, validationPhase } from './call-phases.js';
 import type { DetachedResponse } from './detached-response.js';
 import type { McpCall } from './mcp-call.js';
 import { McpPipelineFactory } from './mcp-pipeline.factory.js';
@@ -48,8 +49,8 @@ export class ToolInvokerFactory {
       try {
         // Validated before the pipeline but raised where pipes run (see McpParamsFactory),
         // so guards still decide first what a caller learns.
-        call.validation = await tool.checkArguments(call.arguments);
-        const returned = await pipeline(call);
+        call.validation = await validationPhase(call, () => tool.checkArguments(call.arguments));
+        const returned = await pipelinePhase(call, () => pipeline(call));
         // A multi round-trip answer (`inputRequired(...)`) goes to the SDK as it is.
         outcome = isInputRequiredResult(returned)
           ? returned

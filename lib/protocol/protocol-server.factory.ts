@@ -1,6 +1,7 @@
 import {
   createRequestStateCodec,
-  McpServer,
+  type McpServer,
+  type MessageExtraInfo,
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
@@ -16,7 +17,11 @@ import { resourceNotFound } from '../execution/protocol-error.mapper.js';
 import type { McpPrimitiveKind } from '../interfaces/mcp-call-context.interface.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { describeJsonInputProblem, findJsonInputProblem } from '../utils/json-input.util.js';
+import { CallPhaseSpans } from '../telemetry/call-phase.spans.js';
+import { traceListenStream } from '../telemetry/listen-stream.tracer.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { complete } from './argument.completer.js';
+import { CatalogMcpServer } from './catalog-mcp.server.js';
 import { unknownEntry } from './unknown-entry.error.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
 import type { McpNotifier } from '../registry/mcp-notifier.js';
@@ -47,26 +52,6 @@ function checkedArguments<T>(args: T): T {
   );
 }
 
-/**
- * The SDK's `McpServer`, used only as the product the HTTP entry expects: before a modern
- * `tools/call` reaches the handlers, the entry checks `Mcp-Param-*` headers against the
- * tool's `x-mcp-header` declarations (SEP-2243), which it reads from the McpServer's tools.
- * Ours live in the catalog, so the schema comes from there; nothing is registered on it.
- */
-class CatalogMcpServer extends McpServer {
-  constructor(
-    info: ConstructorParameters<typeof McpServer>[0],
-    options: ConstructorParameters<typeof McpServer>[1],
-    private readonly inputSchemaOf: (toolName: string) => Record<string, unknown> | undefined,
-  ) {
-    super(info, options);
-  }
-
-  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
-    return this.inputSchemaOf(name);
-  }
-}
-
 /** The guards' context for deciding whether a caller sees one entry of a list. */
 const listing =
   (scope: RequestScope, kind: McpPrimitiveKind) => (entry: RegisteredPrimitive<unknown>) =>
@@ -88,6 +73,8 @@ export class ProtocolServerFactory {
   private readonly serverArgs: ConstructorParameters<typeof CatalogMcpServer>;
   private readonly logger = new Logger('McpModule');
   private warnedCannotAsk = false;
+  /** Loaded here, at bootstrap: `undefined` with `telemetry: false` or no OpenTelemetry API. */
+  private readonly telemetry?: McpTelemetry;
 
   constructor(
     private readonly options: McpModuleOptions,
@@ -115,6 +102,7 @@ export class ProtocolServerFactory {
       },
       (name) => catalog.tools.get(name)?.definition.inputSchema,
     ];
+    this.telemetry = McpTelemetry.create(options.telemetry);
   }
 
   create(
@@ -128,6 +116,7 @@ export class ProtocolServerFactory {
     // The handlers below go on the low-level server: registering every tool on the
     // McpServer per request would cost O(tools) per request.
     const { server } = product;
+    this.trace(product, era, transport, unit);
     // Changes reach 2026-07-28 clients on listen streams and 2025-era clients on a
     // connection (stdio, a session); a 2025 client served per request is promised none.
     const notifies = era === 'modern' || unit.live === true;
@@ -167,7 +156,7 @@ export class ProtocolServerFactory {
       const { name, arguments: args = {} } = request.params;
       const tool = tools.get(name);
       if (!tool) throw unknownEntry('tool', name, 'tools/list');
-      const call = new McpCall('tool', name, checkedArguments(args), scopeOf(ctx));
+      const call = this.timed(new McpCall('tool', name, checkedArguments(args), scopeOf(ctx)));
       const result = await tool.invoke(call);
       if (!isInputRequiredResult(result)) {
         return server.projectCallToolResult(result, tool.definition.outputSchema);
@@ -185,7 +174,7 @@ export class ProtocolServerFactory {
       const prompt = prompts.get(name);
       if (!prompt) throw unknownEntry('prompt', name, 'prompts/list');
       const result = await prompt.get(
-        new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx)),
+        this.timed(new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx))),
       );
       if (!canAsk && isInputRequiredResult(result)) this.warnCannotAsk(`prompt "${name}"`);
       return result;
@@ -214,7 +203,7 @@ export class ProtocolServerFactory {
       const { uri } = request.params;
       const found = this.catalog.findResource(uri);
       if (!found) throw resourceNotFound(uri, era);
-      const call = new McpCall('resource', uri, found.variables, scopeOf(ctx));
+      const call = this.timed(new McpCall('resource', uri, found.variables, scopeOf(ctx)));
       const result = await found.resource.read(call, uri);
       if (!canAsk && isInputRequiredResult(result)) this.warnCannotAsk(`resource "${uri}"`);
       return result;
@@ -235,6 +224,55 @@ export class ProtocolServerFactory {
     });
     if (unit.live) this.pushChanges(server, subscribed);
     return product;
+  }
+
+  /**
+   * Telemetry of a server: each request of its connections, and the `subscriptions/listen`
+   * stream the SDK's HTTP entry serves without connecting it. A server that serves one
+   * request is left alone while no provider is registered; one that serves a connection
+   * decides per request.
+   */
+  private trace(
+    product: CatalogMcpServer,
+    era: ProtocolEra,
+    transport: TransportContext | ((serverContext: ServerContext) => TransportContext),
+    unit: ServingUnit,
+  ): void {
+    const { telemetry } = this;
+    if (!telemetry || (!unit.live && !telemetry.recording)) return;
+    if (era === 'modern' && typeof transport !== 'function') {
+      traceListenStream(telemetry, transport.request, transport.response);
+    }
+    const { server } = product;
+    // A 2025 session resolves the platform request per message, from the web request the
+    // SDK's transport hands over with it (the one field the session's resolver reads).
+    const platformRequestOf =
+      typeof transport === 'function'
+        ? (extra?: MessageExtraInfo) =>
+            transport({ http: { req: extra?.request } } as ServerContext).request
+        : () => transport.request;
+    product.traceWith(telemetry, {
+      era,
+      session: unit.live === true && era === 'legacy',
+      platformRequestOf,
+      // The SDK's accessor is deprecated for handlers (which read the request's envelope);
+      // it is what knows the revision `initialize` negotiated on a 2025 connection.
+      protocolVersion: (extra) =>
+        extra?.classification?.revision ??
+        server.getNegotiatedProtocolVersion() ??
+        extra?.request?.headers.get('mcp-protocol-version') ??
+        undefined,
+      knows: (method, name) =>
+        typeof name === 'string' &&
+        ((method === 'tools/call' && this.catalog.tools.get(name) !== undefined) ||
+          (method === 'prompts/get' && this.catalog.prompts.get(name) !== undefined)),
+    });
+  }
+
+  /** A call whose phases (arguments, guards, method) are child spans, when asked for. */
+  private timed(call: McpCall): McpCall {
+    if (this.telemetry) call.phases = CallPhaseSpans.of(this.telemetry);
+    return call;
   }
 
   /**
