@@ -15,6 +15,11 @@ export type {
   McpRequestStateOptions,
   McpSchemaOptions,
 } from './interfaces/mcp-module-options.interface.js';
+export type {
+  McpAuthIntrospectionOptions,
+  McpAuthOptions,
+} from './interfaces/mcp-auth-options.interface.js';
+export type { McpTelemetryOptions } from './interfaces/mcp-telemetry-options.interface.js';
 export { McpServerHost } from './servers/mcp-server.host.js';
 export { McpServers } from './servers/mcp-servers.js';
 export type { McpHiddenMethod } from './discovery/mcp.explorer.js';
@@ -80,6 +85,8 @@ export {
 // roots), re-exported so that apps need no direct dependency on the SDK.
 export { inputRequired } from '@modelcontextprotocol/server';
 export type { InputResponseView, LoggingLevel } from '@modelcontextprotocol/server';
+// The verified identity of an OAuth caller (`request.auth`, see docs/authorization.md).
+export type { AuthInfo } from '@modelcontextprotocol/server';
 
 // Errors
 export { McpToolError } from './errors/mcp-tool.error.js';

@@ -26,11 +26,17 @@ const INSTALL_TIME_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare']
 const ENTRY = 'src/main.ts';
 const REPO_PACKAGE = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8'));
 
-/** The README's build line (`npm install -D typescript @types/node`), pinned. */
+/**
+ * The README's build line (`npm install -D typescript @types/node`) and its testing line
+ * (`npm install -D @modelcontextprotocol/client@2.4.0`), pinned.
+ */
 const DEV_DEPENDENCIES = [
   'typescript@6.0.3',
   `@types/node@${REPO_PACKAGE.devDependencies['@types/node']}`,
+  `@modelcontextprotocol/client@${REPO_PACKAGE.devDependencies['@modelcontextprotocol/client']}`,
 ];
+/** The README's test of the quick start, run as its Testing section says. */
+const QUICK_START_TEST = 'src/greeting/greeting.test.ts';
 
 // A user's shell rather than `npm test`'s: no npm_* variables of this repository's npm run
 // (they would point the nested npm at this repository), nothing from vitest, and no
@@ -144,6 +150,15 @@ describe('the packed package, installed as the README says', { timeout: 180_000 
     expect(answer.result.tools.map((tool: { name: string }) => tool.name)).toEqual(
       expect.arrayContaining(tools),
     );
+  });
+
+  it('runs the README test of the quick start with nestjs-mcp/testing under node:test', async () => {
+    // The previous test wrote and compiled the files, this one among them.
+    expect(quickStartFiles().has(QUICK_START_TEST)).toBe(true);
+    const compiled = QUICK_START_TEST.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js');
+    const output = await succeed(process.execPath, ['--test', compiled], app);
+    expect(output).toMatch(/^# pass 1$/m);
+    expect(output).toMatch(/^# fail 0$/m);
   });
 
   function listTools(url: string, child: ChildProcess) {
