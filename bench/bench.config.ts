@@ -23,7 +23,7 @@ export interface BenchMode {
 }
 
 export const BENCH_MODES: Record<'short' | 'long', BenchMode> = {
-  // `npm run bench`: within 3 minutes on 2 cores, build included.
+  // `npm run bench`: about 3 minutes on 2 cores, build included.
   short: {
     rounds: 3,
     primeS: 1,
@@ -48,3 +48,20 @@ export const BENCH_MODES: Record<'short' | 'long', BenchMode> = {
     heapCalls: 100_000,
   },
 };
+
+/**
+ * The telemetry experiment (issue 18): `tools/call` on the app of ours (c) with no
+ * OpenTelemetry, with the API and no provider, and with an SDK (batch span processor,
+ * metric reader). `node dist-bench/run.js --only telemetry` runs it alone.
+ */
+export const TELEMETRY_EXPERIMENT = {
+  /** Rounds when run alone (`--rounds N` overrides); the full run uses its mode's rounds. */
+  rounds: 8,
+  /** Seconds of unmeasured load on each variant before the first round, when run alone. */
+  primeS: 3,
+  /**
+   * The most CPU per request each setup may cost, as a ratio to the server without
+   * OpenTelemetry: the API with no provider 1% more, an SDK with a batch exporter 5% more.
+   */
+  maxCpuRatio: { api: 1.01, sdk: 1.05 },
+} as const;

@@ -25,6 +25,27 @@ const RUNS: ProfileRun[] = [
   { name: 'ours-list-100', spec: { kind: 'mcp', tools: 100 }, request: listRequest('modern') },
   { name: 'ours-list-1000', spec: { kind: 'mcp', tools: 1000 }, request: listRequest('modern') },
   { name: 'ceiling', spec: { kind: 'ceiling' }, request: callRequest('modern') },
+  // The telemetry experiment (g): no OpenTelemetry, and a registered NodeTracerProvider.
+  {
+    name: 'telemetry-absent-call-2026',
+    spec: { kind: 'mcp', tools: 1, telemetry: 'absent' },
+    request: callRequest('modern'),
+  },
+  {
+    name: 'telemetry-api-call-2026',
+    spec: { kind: 'mcp', tools: 1, telemetry: 'api' },
+    request: callRequest('modern'),
+  },
+  {
+    name: 'telemetry-basic-call-2026',
+    spec: { kind: 'mcp', tools: 1, telemetry: 'basic' },
+    request: callRequest('modern'),
+  },
+  {
+    name: 'telemetry-sdk-call-2026',
+    spec: { kind: 'mcp', tools: 1, telemetry: 'sdk' },
+    request: callRequest('modern'),
+  },
   {
     name: 'bootstrap-1000-tools',
     spec: { kind: 'mcp', tools: 1000 },
@@ -102,6 +123,17 @@ const GROUPS: ProfileGroup[] = [
     matches: named('@modelcontextprotocol/server', 'projectCallToolResult'),
   },
   {
+    name: 'telemetry: McpOperation (span and histogram of a request)',
+    matches: (frame) =>
+      frame.url.includes('/dist/telemetry/mcp-operation.') && frame.functionName !== 'run',
+  },
+  {
+    // Not `context.with`, under which the whole request runs.
+    name: 'telemetry: OpenTelemetry API and SDK (but context.with)',
+    matches: (frame) =>
+      frame.url.includes('/node_modules/@opentelemetry/') && frame.functionName !== 'with',
+  },
+  {
     name: 'JSON.parse / JSON.stringify',
     matches: (frame) => !frame.url && ['parse', 'stringify'].includes(frame.functionName),
   },
@@ -135,6 +167,7 @@ const PACKAGE_LAYERS: Array<[RegExp, string]> = [
     'class-validator + class-transformer',
   ],
   [/^nestjs-mcp \(lib\)$/, 'nestjs-mcp (lib)'],
+  [/^@opentelemetry\//, 'OpenTelemetry API and SDK'],
   [/^bench app$/, 'bench app (tool method)'],
   [
     /^(@nestjs\/core|@nestjs\/common|rxjs|iterare|tslib|reflect-metadata)$/,
@@ -148,6 +181,7 @@ const PACKAGE_LAYERS: Array<[RegExp, string]> = [
 
 /** The layer of a frame, for the self-time table (natives are charged to their caller). */
 function layerOf(frame: { functionName: string; url: string }): string | undefined {
+  if (/\/dist\/telemetry\//.test(frame.url)) return 'nestjs-mcp telemetry (lib/telemetry)';
   if (frame.url.startsWith('node:')) {
     for (const [pattern, layer] of NODE_LAYERS) if (pattern.test(frame.url)) return layer;
     return 'node http, net, streams, events';

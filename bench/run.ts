@@ -1,118 +1,39 @@
-import { log } from './support/log.js';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
-import { ADD_NUMBERS_JSON_SCHEMA, ADD_NUMBERS_TOOL, EXPECTED_TEXT } from './apps/add-numbers.js';
-import { BENCH_MODES, type BenchMode } from './bench.config.js';
-import type { MemoryReading, ServerSpec } from './support/ipc.js';
+import { ADD_NUMBERS_JSON_SCHEMA, ADD_NUMBERS_TOOL } from './apps/add-numbers.js';
+import { BENCH_MODES, TELEMETRY_EXPERIMENT, type BenchMode } from './bench.config.js';
+import type { MemoryReading } from './support/ipc.js';
 import { runLoad } from './support/load.js';
+import { log } from './support/log.js';
 import { machineInfo } from './support/machine.js';
 import {
+  evaluate,
   printReport,
   type BootstrapSample,
   type HeapSample,
   type Report,
-  type VariantReport,
-  evaluate,
 } from './support/report.js';
 import { measureRounds } from './support/rounds.js';
 import { ServerHandle } from './support/server-handle.js';
-import { median } from './support/stats.js';
-import { callRequest, listRequest, messageOf, type WireRequest } from './support/wire.js';
+import { evaluateTelemetry } from './support/telemetry-report.js';
+import { runTelemetryAlone } from './support/telemetry-run.js';
+import {
+  probe,
+  SERVERS,
+  startServers,
+  telemetryReadings,
+  telemetryVariants,
+  VARIANTS,
+  variantReports,
+  type ServerKey,
+} from './support/variants.js';
+import { callRequest, listRequest } from './support/wire.js';
 
 // The benchmark runner: starts each server variant in a process of its own, drives them in
 // interleaved rounds with autocannon, and reports medians, ratios and the issue's targets.
-// `node dist-bench/run.js [--long]` (see bench/README.md).
-
-type ServerKey = 'ceiling' | 'raw-sdk' | 'ours' | 'list10' | 'list100' | 'list1000';
-
-const SERVERS: Record<ServerKey, ServerSpec> = {
-  ceiling: { kind: 'ceiling' },
-  'raw-sdk': { kind: 'raw-sdk' },
-  ours: { kind: 'mcp', tools: 1 },
-  list10: { kind: 'mcp', tools: 10 },
-  list100: { kind: 'mcp', tools: 100 },
-  list1000: { kind: 'mcp', tools: 1000 },
-};
-
-interface LoadVariant {
-  id: string;
-  label: string;
-  server: ServerKey;
-  request: WireRequest;
-  /** Throws unless a response message is the right answer; returns the body size. */
-  check: (message: Record<string, any>) => void;
-  tools?: number;
-}
-
-const expectCallResult = (message: Record<string, any>) => {
-  const text = message.result?.content?.[0]?.text;
-  if (text !== EXPECTED_TEXT || message.result?.isError)
-    throw new Error(`expected "${EXPECTED_TEXT}", got ${JSON.stringify(message).slice(0, 300)}`);
-};
-
-const expectToolCount = (count: number) => (message: Record<string, any>) => {
-  const listed = message.result?.tools?.length;
-  if (listed !== count) throw new Error(`expected ${count} tools, got ${listed}`);
-};
-
-const VARIANTS: LoadVariant[] = [
-  {
-    id: 'a',
-    label: '(a) ceiling: plain Nest route',
-    server: 'ceiling',
-    request: callRequest('modern'),
-    check: expectCallResult,
-  },
-  {
-    id: 'b-2026',
-    label: '(b) raw SDK call, 2026-07-28',
-    server: 'raw-sdk',
-    request: callRequest('modern'),
-    check: expectCallResult,
-  },
-  {
-    id: 'b-2025',
-    label: '(b) raw SDK call, 2025-11-25',
-    server: 'raw-sdk',
-    request: callRequest('legacy'),
-    check: expectCallResult,
-  },
-  {
-    id: 'c-2026',
-    label: '(c) ours call, 2026-07-28',
-    server: 'ours',
-    request: callRequest('modern'),
-    check: expectCallResult,
-  },
-  {
-    id: 'c-2025',
-    label: '(c) ours call, 2025-11-25',
-    server: 'ours',
-    request: callRequest('legacy'),
-    check: expectCallResult,
-  },
-  ...([10, 100, 1000] as const).map((tools): LoadVariant => ({
-    id: `d-list-${tools}`,
-    label: `(d) ours tools/list, ${tools} tools`,
-    server: `list${tools}`,
-    request: listRequest('modern'),
-    check: expectToolCount(tools),
-    tools,
-  })),
-];
-
-/** One request outside the load: checks the answer and returns the response body size. */
-async function probe(url: string, request: WireRequest) {
-  const response = await fetch(url + request.path, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
-  return { message: messageOf(response.headers.get('content-type'), text), bytes: text.length };
-}
+// `node dist-bench/run.js [--long]`, or the telemetry experiment alone:
+// `node dist-bench/run.js --only telemetry [--rounds N]` (see bench/README.md).
 
 async function listedSchema(server: ServerHandle): Promise<unknown> {
   const { message } = await probe(server.url, listRequest('modern'));
@@ -120,9 +41,11 @@ async function listedSchema(server: ServerHandle): Promise<unknown> {
 }
 
 /** The raw SDK must list the same schema as ours for the comparison to be fair. */
-async function checkSameSchema(servers: Record<ServerKey, ServerHandle>): Promise<boolean> {
-  const ours = await listedSchema(servers.ours);
-  const raw = await listedSchema(servers['raw-sdk']);
+async function checkSameSchema(
+  servers: Partial<Record<ServerKey, ServerHandle>>,
+): Promise<boolean> {
+  const ours = await listedSchema(servers.ours!);
+  const raw = await listedSchema(servers['raw-sdk']!);
   const same = isDeepStrictEqual(ours, raw) && isDeepStrictEqual(ours, ADD_NUMBERS_JSON_SCHEMA);
   if (!same)
     log(`WARNING: schemas differ\n ours ${JSON.stringify(ours)}\n raw  ${JSON.stringify(raw)}`);
@@ -179,9 +102,23 @@ async function measureHeap(mode: BenchMode): Promise<HeapSample[]> {
   }
 }
 
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
 async function main(): Promise<void> {
   const modeName = process.argv.includes('--long') ? 'long' : 'short';
   const mode = BENCH_MODES[modeName];
+  const only = option('--only');
+  if (only !== undefined) {
+    if (only !== 'telemetry') throw new Error(`--only knows "telemetry", not "${only}"`);
+    const rounds = Number(option('--rounds') ?? TELEMETRY_EXPERIMENT.rounds);
+    return runTelemetryAlone(
+      { ...mode, rounds, primeS: Math.max(mode.primeS, TELEMETRY_EXPERIMENT.primeS) },
+      modeName,
+    );
+  }
   const startedAt = new Date();
   const machine = machineInfo();
   log(
@@ -192,45 +129,27 @@ async function main(): Promise<void> {
   const bootstrap = await measureBootstrap(mode);
 
   log('starting servers');
-  // Started together: nothing is measured while they boot.
-  const keys = Object.keys(SERVERS) as ServerKey[];
-  const handles = await Promise.all(keys.map((key) => ServerHandle.start(SERVERS[key])));
-  const servers = Object.fromEntries(keys.map((key, index) => [key, handles[index]!])) as Record<
-    ServerKey,
-    ServerHandle
-  >;
+  const variantsRun = [...VARIANTS, ...telemetryVariants(false)];
+  const servers = await startServers(variantsRun);
   try {
     const listBytes: Record<number, number> = {};
-    for (const variant of VARIANTS) {
-      const { message, bytes } = await probe(servers[variant.server].url, variant.request);
+    for (const variant of variantsRun) {
+      const { message, bytes } = await probe(servers[variant.server]!.url, variant.request);
       variant.check(message);
       if (variant.tools) listBytes[variant.tools] = bytes;
     }
     const sameSchema = await checkSameSchema(servers);
 
     const samples = await measureRounds(
-      VARIANTS.map((variant) => ({ ...variant, server: servers[variant.server] })),
+      variantsRun.map((variant) => ({ ...variant, server: servers[variant.server]! })),
       mode,
     );
+    const readings = await telemetryReadings(variantsRun, servers);
 
     log('(f) heap growth');
     const heap = await measureHeap(mode);
 
-    const variants: VariantReport[] = VARIANTS.map((variant) => {
-      const rounds = samples.get(variant.id)!;
-      return {
-        id: variant.id,
-        label: variant.label,
-        rounds,
-        median: {
-          requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
-          p50Ms: median(rounds.map((r) => r.p50Ms)),
-          p99Ms: median(rounds.map((r) => r.p99Ms)),
-          cpuMsPerRequest: median(rounds.map((r) => r.cpuMsPerRequest)),
-        },
-        failedRequests: rounds.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
-      };
-    });
+    const variants = variantReports(variantsRun, samples);
 
     const report: Report = evaluate({
       mode: modeName,
@@ -243,6 +162,7 @@ async function main(): Promise<void> {
       listBytes,
       bootstrap,
       heap,
+      telemetry: evaluateTelemetry(variants, readings),
     });
     printReport(report);
     // This file runs as dist-bench/run.js; the results belong next to the sources.

@@ -13,6 +13,7 @@ import type {
   ServerReply,
   ServerSpec,
 } from './support/ipc.js';
+import { setUpTelemetry } from './apps/telemetry.setup.js';
 
 // A bench server: one variant in a process of its own, so that the CPU time it reports
 // (`process.cpuUsage()`) is the server's alone. Driven over IPC by bench/run.ts.
@@ -31,7 +32,13 @@ async function appModuleOf(of: ServerSpec): Promise<{ module: Type; close?: () =
     }
     case 'mcp': {
       const { createMcpAppModule } = await import('./apps/mcp.app.js');
-      return { module: createMcpAppModule({ tools: of.tools, mcp: of.mcp ?? true }) };
+      return {
+        module: createMcpAppModule({
+          tools: of.tools,
+          mcp: of.mcp ?? true,
+          telemetry: of.telemetry !== 'http-off',
+        }),
+      };
     }
   }
 }
@@ -52,6 +59,8 @@ async function memory(): Promise<MemoryReading> {
 }
 
 async function main(): Promise<void> {
+  // As an app's tracing.ts: the providers are registered before the library is loaded.
+  const telemetry = await setUpTelemetry(spec.kind === 'mcp' ? spec.telemetry : undefined);
   // Loading the app's code is not part of bootstrap; making and starting the app is.
   const loaded = await appModuleOf(spec);
   const started = performance.now();
@@ -92,9 +101,17 @@ async function main(): Promise<void> {
         case 'memory':
           send({ id: message.id, ok: true, memory: await memory() });
           break;
+        case 'telemetry':
+          send({
+            id: message.id,
+            ok: true,
+            telemetry: { ...(await telemetry.reading()), httpRequests: requests },
+          });
+          break;
         case 'close':
           await app.close();
           await loaded.close?.();
+          await telemetry.shutdown();
           // Exit on purpose (a `--cpu-prof` run writes its profile on exit).
           send({ id: message.id, ok: true }, () => process.exit(0));
           break;

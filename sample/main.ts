@@ -1,10 +1,13 @@
 import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule, MCP_PATH } from './app.module.js';
+import { startSampleTelemetry } from './observability/console-telemetry.js';
 import { loadSampleConfig } from './sample.config.js';
 
 async function bootstrap(): Promise<void> {
   const config = loadSampleConfig();
+  // `SAMPLE_OTEL=console`: the providers are registered before the app is created.
+  await startSampleTelemetry('http');
   const app = await createApp(process.env.SAMPLE_ADAPTER);
   // Closes the MCP endpoint (and its open streams) on SIGINT/SIGTERM.
   app.enableShutdownHooks();

@@ -17,14 +17,29 @@ export interface McpAppOptions {
   tools?: number;
   /** Whether to import `McpModule` (false: the same providers, no MCP). @default true */
   mcp?: boolean;
+  /** `false`: the module's `telemetry: false` (the telemetry experiment's `http-off`). @default true */
+  telemetry?: boolean;
 }
 
 /** Ours (c, d, e, f): an app whose services publish tools through `McpModule.forRoot()`. */
-export function createMcpAppModule({ tools = 1, mcp = true }: McpAppOptions = {}): Type {
+export function createMcpAppModule({
+  tools = 1,
+  mcp = true,
+  telemetry = true,
+}: McpAppOptions = {}): Type {
   @Module({
     // One page holds every tool, so list(1,000) measures one whole list, as the raw SDK
     // (which does not paginate) answers it.
-    imports: mcp ? [McpModule.forRoot({ name: 'bench', version: '1.0.0', pageSize: 1000 })] : [],
+    imports: mcp
+      ? [
+          McpModule.forRoot({
+            name: 'bench',
+            version: '1.0.0',
+            pageSize: 1000,
+            ...(!telemetry && { telemetry: false as const }),
+          }),
+        ]
+      : [],
     providers: [AddNumbersService, ...createToolProviders(tools - 1)],
   })
   class BenchMcpAppModule {}

@@ -1,14 +1,27 @@
+/**
+ * What OpenTelemetry a bench server of ours runs with (bench/apps/telemetry.setup.ts):
+ * `absent`: `@opentelemetry/*` cannot be resolved, as in an app that does not install it;
+ * `api`: the API loaded, no provider registered; `basic`: a `BasicTracerProvider` set as the
+ * global one (no context manager) and a `MeterProvider`; `sdk`: a `NodeTracerProvider`
+ * registered (AsyncLocalStorage context manager, W3C propagators) and a `MeterProvider`;
+ * `http`: `sdk` with the HTTP instrumentation (a span per HTTP request, as NodeSDK apps
+ * have), and `http-off` the same with the library's `telemetry: false`. The providers
+ * export through the SDK's in-memory exporters, emptied every second.
+ */
+export type TelemetrySetup = 'absent' | 'api' | 'basic' | 'sdk' | 'http' | 'http-off';
+
 /** What a bench server process serves. */
 export type ServerSpec =
   | { kind: 'ceiling' }
   | { kind: 'raw-sdk'; bridge?: 'sdk' | 'lean' | 'sdk-als' }
-  | { kind: 'mcp'; tools: number; mcp?: boolean };
+  | { kind: 'mcp'; tools: number; mcp?: boolean; telemetry?: TelemetrySetup };
 
 /** A command from the bench runner to a server process. */
 export type ServerCommand =
   | { id: number; command: 'cpu-start' }
   | { id: number; command: 'cpu-stop' }
   | { id: number; command: 'memory' }
+  | { id: number; command: 'telemetry' }
   | { id: number; command: 'close' };
 
 /** Sent once the server listens. */
@@ -41,6 +54,27 @@ export interface MemoryReading {
   arrayBuffers: number;
 }
 
+/** What a server's OpenTelemetry SDK exported so far (both providers flushed first). */
+export interface TelemetryReading {
+  setup: TelemetrySetup | 'none';
+  /** Whether `import('@opentelemetry/api')` succeeds in the server process. */
+  apiResolvable: boolean;
+  /** Spans the span exporter received. */
+  spans: number;
+  /** The names of those spans, with their counts (the first 10 names). */
+  spanNames: Record<string, number>;
+  /** Measurements the `mcp.server.operation.duration` histogram recorded. */
+  durationMeasurements: number;
+  /** HTTP requests the server received since it started (warm-ups and probes included). */
+  httpRequests: number;
+}
+
 export type ServerReply =
-  | { id: number; ok: true; cpu?: CpuReading; memory?: MemoryReading }
+  | {
+      id: number;
+      ok: true;
+      cpu?: CpuReading;
+      memory?: MemoryReading;
+      telemetry?: TelemetryReading;
+    }
   | { id: number; ok: false; error: string };

@@ -2,6 +2,7 @@ import type { BenchMode } from '../bench.config.js';
 import type { LoadResult } from './load.js';
 import type { machineInfo } from './machine.js';
 import { median, megabytes, round } from './stats.js';
+import { telemetryLines, type TelemetrySection } from './telemetry-report.js';
 
 export interface RoundSample extends LoadResult {
   /** Server CPU time (user + system) per request it received, in ms. */
@@ -70,6 +71,8 @@ interface ReportInput {
   listBytes: Record<number, number>;
   bootstrap: BootstrapSample[];
   heap: HeapSample[];
+  /** The telemetry experiment (g), evaluated by telemetry-report.ts. */
+  telemetry: TelemetrySection;
 }
 
 export type Report = ReturnType<typeof evaluate>;
@@ -226,6 +229,7 @@ export function evaluate(input: ReportInput) {
       note: `short mode: ${heap.calls.toLocaleString('en')} calls, not 100,000 (npm run bench:long runs 100,000)`,
     }),
   });
+  targets.push(...input.telemetry.targets);
 
   return {
     mode: input.mode,
@@ -239,6 +243,7 @@ export function evaluate(input: ReportInput) {
     list,
     bootstrap,
     heap,
+    telemetry: input.telemetry,
     targets,
   };
 }
@@ -256,28 +261,7 @@ export function printReport(report: Report): void {
     `${report.settings.rounds} interleaved rounds x ${report.settings.durationS} s, each after ${report.settings.warmupS} s warm-up (and ${report.settings.primeS} s once per variant first), ${report.settings.connections} connections; medians across rounds`,
     '',
   );
-  const header = [
-    'variant'.padEnd(36),
-    'req/s'.padStart(7),
-    'p50 ms'.padStart(7),
-    'p99 ms'.padStart(7),
-    'CPU ms/req'.padStart(11),
-    '  CPU ms/req per round',
-  ].join(' ');
-  out.push(header, '-'.repeat(header.length + 6));
-  for (const variant of report.variants) {
-    out.push(
-      [
-        variant.label.padEnd(36),
-        fixed(variant.median.requestsPerSecond, 0).padStart(7),
-        fixed(variant.median.p50Ms, 0).padStart(7),
-        fixed(variant.median.p99Ms, 0).padStart(7),
-        fixed(variant.median.cpuMsPerRequest, 3).padStart(11),
-        '  ' + variant.rounds.map((r) => fixed(r.cpuMsPerRequest, 3)).join(' '),
-        variant.failedRequests > 0 ? `  (${variant.failedRequests} failed requests)` : '',
-      ].join(' '),
-    );
-  }
+  out.push(...variantTable(report.variants));
 
   out.push('', 'ratios (above 1: the first does better)     req/s    CPU/req   capacity (CPU)');
   const ratioLine = (name: string, r: Ratio) =>
@@ -311,18 +295,54 @@ export function printReport(report: Report): void {
     '',
     `heap after GC: ${heap.heapUsedAfterWarmupMB} MB after ${heap.warmupCalls} warm-up calls, ${heap.heapUsedAfterCallsMB} MB after ${heap.calls} more calls (both wires): ${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB (RSS ${heap.rssGrowthMB >= 0 ? '+' : ''}${heap.rssGrowthMB} MB)`,
     '',
-    'targets (judged on server CPU time per request; req/s ratio shown for information)',
   );
-  for (const target of report.targets) {
+  out.push(...telemetryLines(report.telemetry), '');
+  out.push('targets (judged on server CPU time per request; req/s ratio shown for information)');
+  out.push(...targetLines(report.targets));
+  if (!report.sameSchema) out.push('  WARNING: raw SDK and ours list different input schemas');
+  out.push('');
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+/** The table of variants: medians across rounds, and CPU per request of every round. */
+export function variantTable(variants: readonly VariantReport[]): string[] {
+  const out: string[] = [];
+  const header = [
+    'variant'.padEnd(36),
+    'req/s'.padStart(7),
+    'p50 ms'.padStart(7),
+    'p99 ms'.padStart(7),
+    'CPU ms/req'.padStart(11),
+    '  CPU ms/req per round',
+  ].join(' ');
+  out.push(header, '-'.repeat(header.length + 6));
+  for (const variant of variants) {
+    out.push(
+      [
+        variant.label.padEnd(36),
+        fixed(variant.median.requestsPerSecond, 0).padStart(7),
+        fixed(variant.median.p50Ms, 0).padStart(7),
+        fixed(variant.median.p99Ms, 0).padStart(7),
+        fixed(variant.median.cpuMsPerRequest, 3).padStart(11),
+        '  ' + variant.rounds.map((r) => fixed(r.cpuMsPerRequest, 3)).join(' '),
+        variant.failedRequests > 0 ? `  (${variant.failedRequests} failed requests)` : '',
+      ].join(' '),
+    );
+  }
+  return out;
+}
+
+/** One line per target: PASS or MISS, the figure, the line it is judged against. */
+export function targetLines(targets: readonly Target[]): string[] {
+  const out: string[] = [];
+  for (const target of targets) {
     const rps =
       target.requestsPerSecondValue === undefined
         ? ''
         : `  [req/s: ${fixed(target.requestsPerSecondValue, 2)}]`;
     out.push(
-      `  ${target.pass ? 'PASS' : 'MISS'}  ${target.description.padEnd(56)} ${fixed(target.value, 2)} ${target.comparison} ${target.threshold} ${target.unit}${rps}${target.note ? `  (${target.note})` : ''}`,
+      `  ${target.pass ? 'PASS' : 'MISS'}  ${target.description.padEnd(56)} ${fixed(target.value, target.threshold > 1 && target.unit === 'x (CPU)' ? 3 : 2)} ${target.comparison} ${target.threshold} ${target.unit}${rps}${target.note ? `  (${target.note})` : ''}`,
     );
   }
-  if (!report.sameSchema) out.push('  WARNING: raw SDK and ours list different input schemas');
-  out.push('');
-  process.stdout.write(out.join('\n') + '\n');
+  return out;
 }

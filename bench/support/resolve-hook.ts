@@ -19,6 +19,12 @@ export async function resolve(
   context: unknown,
   nextResolve: NextResolve,
 ): Promise<ResolveResult> {
+  // The telemetry experiment's "absent" server (see register.ts).
+  if (process.env.BENCH_HIDE_OPENTELEMETRY === '1' && specifier.startsWith('@opentelemetry/')) {
+    throw Object.assign(new Error(`Cannot find package '${specifier}' (hidden by the bench)`), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
+  }
   try {
     return await nextResolve(specifier, context);
   } catch (error) {

@@ -14,11 +14,14 @@ export interface MeasuredVariant {
 
 /**
  * Warms every variant up once, then runs interleaved rounds (each variant in turn, every
- * round): warm-up, then a measured run with the server's CPU time read around it.
+ * round): warm-up, then a measured run with the server's CPU time read around it. With
+ * `rotate`, each round starts one variant later, so that no variant always runs first or
+ * right after the same neighbour (for differences of a few percent).
  */
 export async function measureRounds(
   variants: readonly MeasuredVariant[],
   mode: Pick<BenchMode, 'rounds' | 'primeS' | 'warmupS' | 'durationS' | 'connections'>,
+  { rotate = false }: { rotate?: boolean } = {},
 ): Promise<Map<string, RoundSample[]>> {
   const { connections } = mode;
   log('warming every variant up');
@@ -28,7 +31,8 @@ export async function measureRounds(
   const samples = new Map<string, RoundSample[]>(variants.map((variant) => [variant.id, []]));
   for (let round = 1; round <= mode.rounds; round += 1) {
     log(`round ${round}/${mode.rounds}`);
-    for (const variant of variants) {
+    const offset = rotate ? (round - 1) % variants.length : 0;
+    for (const variant of [...variants.slice(offset), ...variants.slice(0, offset)]) {
       const { server, request } = variant;
       await runLoad(server.url, request, { durationS: mode.warmupS, connections });
       await server.cpuStart();

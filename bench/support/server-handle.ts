@@ -7,6 +7,7 @@ import type {
   ServerCommand,
   ServerReply,
   ServerSpec,
+  TelemetryReading,
 } from './ipc.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('../server.process.js', import.meta.url));
@@ -42,7 +43,12 @@ export class ServerHandle {
   static start(spec: ServerSpec, extraNodeArgs: string[] = []): Promise<ServerHandle> {
     const child = fork(SERVER_SCRIPT, [JSON.stringify(spec)], {
       execArgv: ['--expose-gc', '--import', REGISTER_HOOK, ...extraNodeArgs],
-      env: { ...process.env, NODE_ENV: 'production' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        ...(spec.kind === 'mcp' &&
+          spec.telemetry === 'absent' && { BENCH_HIDE_OPENTELEMETRY: '1' }),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return new Promise((resolve, reject) => {
@@ -76,6 +82,11 @@ export class ServerHandle {
 
   async memory(): Promise<MemoryReading> {
     return (await this.command('memory')).memory!;
+  }
+
+  /** What the server's OpenTelemetry SDK exported so far (bench/apps/telemetry.setup.ts). */
+  async telemetry(): Promise<TelemetryReading> {
+    return (await this.command('telemetry')).telemetry!;
   }
 
   /** Closes the app and waits for the process to end (killed if it hangs). */

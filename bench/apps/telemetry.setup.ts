@@ -1,0 +1,135 @@
+import { createRequire } from 'node:module';
+import type { TelemetryReading, TelemetrySetup } from '../support/ipc.js';
+
+// What an app does in its `tracing.ts`, before it creates the Nest app: the telemetry
+// experiment's servers of ours run with no OpenTelemetry, the API alone, or an SDK with a
+// batch span processor and a metric reader. The exporters are the SDK's in-memory ones,
+// emptied every second after counting what they hold: the SDK's span and metric lifecycle
+// is measured, not a network exporter's serialisation (which is the app's choice, and runs
+// off the request path, in the batch).
+
+const OPERATION_DURATION = 'mcp.server.operation.duration';
+const EMPTY_EVERY_MS = 1000;
+
+type Exported = Omit<TelemetryReading, 'httpRequests'>;
+
+export interface TelemetryHandle {
+  reading(): Promise<Exported>;
+  shutdown(): Promise<void>;
+}
+
+const apiResolvable = () =>
+  import('@opentelemetry/api').then(
+    () => true,
+    () => false,
+  );
+
+export async function setUpTelemetry(setup: TelemetrySetup | undefined): Promise<TelemetryHandle> {
+  const none = async (): Promise<Exported> => ({
+    setup: setup ?? 'none',
+    apiResolvable: await apiResolvable(),
+    spans: 0,
+    spanNames: {},
+    durationMeasurements: 0,
+  });
+  if (setup === undefined) return { reading: none, shutdown: async () => undefined };
+  if (setup === 'absent') {
+    // bench/support/register.ts hides `@opentelemetry/*` in this process; make sure it did.
+    if (await apiResolvable()) throw new Error('telemetry "absent", yet @opentelemetry/api loads');
+    return { reading: none, shutdown: async () => undefined };
+  }
+  if (setup === 'api') {
+    // Loaded as a dependency of some other package would load it; nothing registered.
+    await import('@opentelemetry/api');
+    return { reading: none, shutdown: async () => undefined };
+  }
+  return setUpSdk(setup);
+}
+
+async function setUpSdk(setup: 'basic' | 'sdk' | 'http' | 'http-off'): Promise<TelemetryHandle> {
+  const api = await import('@opentelemetry/api');
+  const { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } =
+    await import('@opentelemetry/sdk-trace-base');
+  const {
+    AggregationTemporality,
+    InMemoryMetricExporter,
+    MeterProvider,
+    PeriodicExportingMetricReader,
+  } = await import('@opentelemetry/sdk-metrics');
+
+  const spanExporter = new InMemorySpanExporter();
+  // The SDK's defaults (a batch of up to 512 spans, sent every 5 s or when full).
+  const spanProcessors = [new BatchSpanProcessor(spanExporter)];
+  let tracerProvider: { forceFlush(): Promise<void>; shutdown(): Promise<void> };
+  if (setup !== 'basic') {
+    const { NodeTracerProvider } = await import('@opentelemetry/sdk-trace-node');
+    const provider = new NodeTracerProvider({ spanProcessors });
+    // What NodeSDK does: the AsyncLocalStorage context manager and the W3C propagators.
+    provider.register();
+    tracerProvider = provider;
+    if (setup !== 'sdk') {
+      const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http');
+      const instrumentation = new HttpInstrumentation();
+      instrumentation.setTracerProvider(provider);
+      instrumentation.enable();
+      // The instrumentation patches `http` when it is next required, before the app is made.
+      createRequire(import.meta.url)('node:http');
+    }
+  } else {
+    const provider = new BasicTracerProvider({ spanProcessors });
+    api.trace.setGlobalTracerProvider(provider);
+    tracerProvider = provider;
+  }
+
+  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.DELTA);
+  const meterProvider = new MeterProvider({
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: metricExporter,
+        exportIntervalMillis: EMPTY_EVERY_MS,
+      }),
+    ],
+  });
+  api.metrics.setGlobalMeterProvider(meterProvider);
+
+  let spans = 0;
+  const spanNames: Record<string, number> = {};
+  let durationMeasurements = 0;
+  const empty = () => {
+    for (const span of spanExporter.getFinishedSpans()) {
+      spans += 1;
+      if (span.name in spanNames || Object.keys(spanNames).length < 10)
+        spanNames[span.name] = (spanNames[span.name] ?? 0) + 1;
+    }
+    spanExporter.reset();
+    for (const resource of metricExporter.getMetrics())
+      for (const scope of resource.scopeMetrics)
+        for (const metric of scope.metrics)
+          if (metric.descriptor.name === OPERATION_DURATION)
+            for (const point of metric.dataPoints)
+              durationMeasurements += (point.value as { count?: number }).count ?? 0;
+    metricExporter.reset();
+  };
+  const timer = setInterval(empty, EMPTY_EVERY_MS);
+  timer.unref();
+
+  return {
+    async reading() {
+      await tracerProvider.forceFlush();
+      await meterProvider.forceFlush();
+      empty();
+      return {
+        setup,
+        apiResolvable: true,
+        spans,
+        spanNames: { ...spanNames },
+        durationMeasurements,
+      };
+    },
+    async shutdown() {
+      clearInterval(timer);
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+    },
+  };
+}

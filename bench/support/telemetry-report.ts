@@ -1,0 +1,163 @@
+import { TELEMETRY_EXPERIMENT } from '../bench.config.js';
+import type { TelemetryReading, TelemetrySetup } from './ipc.js';
+import type { Target, VariantReport } from './report.js';
+import { median, round } from './stats.js';
+
+/** The telemetry experiment's variants (g): one server each, `tools/call` on the 2026 wire. */
+export const TELEMETRY_SETUPS: ReadonlyArray<{
+  setup: TelemetrySetup;
+  id: string;
+  label: string;
+  /** Only in `--only telemetry` (the full run keeps within its 3 minutes). */
+  aloneOnly?: boolean;
+}> = [
+  { setup: 'absent', id: 'g-absent', label: '(g) call, no OpenTelemetry' },
+  { setup: 'api', id: 'g-api', label: '(g) call, API, no provider' },
+  {
+    setup: 'basic',
+    id: 'g-basic',
+    label: '(g) call, BasicTracerProvider',
+    aloneOnly: true,
+  },
+  { setup: 'sdk', id: 'g-sdk', label: '(g) call, NodeTracerProvider' },
+  {
+    setup: 'http-off',
+    id: 'g-http-off',
+    label: '(g) call, + HTTP instr., telemetry off',
+    aloneOnly: true,
+  },
+  { setup: 'http', id: 'g-http', label: '(g) call, + HTTP instrumentation', aloneOnly: true },
+];
+
+export interface TelemetryComparison {
+  of: string;
+  to: string;
+  /** CPU ms per request of `of` ÷ that of `to`, both medians across rounds. */
+  cpuPerRequest: number;
+  /** The median of the same ratio taken round by round (each pair measured seconds apart). */
+  cpuPerRequestPaired: number;
+  /** requests/s of `of` ÷ that of `to`, for information. */
+  requestsPerSecond: number;
+}
+
+export interface TelemetrySection {
+  /** Whether the library emitted spans in the SDK servers (false: (g) measures nothing new). */
+  active: boolean;
+  comparisons: TelemetryComparison[];
+  /** What each server exported by the end of the run. */
+  readings: Record<string, TelemetryReading>;
+  targets: Target[];
+}
+
+function compare(variants: VariantReport[], of: string, to: string): TelemetryComparison {
+  const find = (id: string) => variants.find((variant) => variant.id === id)!;
+  const a = find(of);
+  const b = find(to);
+  const paired = a.rounds.map(
+    (sample, index) => sample.cpuMsPerRequest / b.rounds[index]!.cpuMsPerRequest,
+  );
+  return {
+    of,
+    to,
+    cpuPerRequest: round(a.median.cpuMsPerRequest / b.median.cpuMsPerRequest),
+    cpuPerRequestPaired: round(median(paired)),
+    requestsPerSecond: round(a.median.requestsPerSecond / b.median.requestsPerSecond),
+  };
+}
+
+/**
+ * What each setup is compared with: the same app with no OpenTelemetry, except the
+ * instrumented app, whose library telemetry is compared with the same app with
+ * `telemetry: false` (what the library adds to an app that has the SDK anyway).
+ */
+const BASELINE: Record<TelemetrySetup, { of: string; threshold?: number } | undefined> = {
+  absent: undefined,
+  api: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.api },
+  basic: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  sdk: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  // The app's own instrumentation, not the library's: for information.
+  'http-off': { of: 'g-absent' },
+  http: { of: 'g-http-off', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+};
+
+const labelOf = (id: string) => TELEMETRY_SETUPS.find((setup) => setup.id === id)!.label;
+
+/** Ratios of each setup to its baseline, and the issue's targets. */
+export function evaluateTelemetry(
+  variants: VariantReport[],
+  readings: Record<string, TelemetryReading>,
+): TelemetrySection {
+  const present = TELEMETRY_SETUPS.filter((setup) => variants.some((v) => v.id === setup.id));
+  const comparisons = present.flatMap((setup) => {
+    const baseline = BASELINE[setup.setup];
+    return baseline ? [compare(variants, setup.id, baseline.of)] : [];
+  });
+  const active = present.some(
+    (setup) => (setup.setup === 'sdk' || setup.setup === 'basic') && readings[setup.id]!.spans > 0,
+  );
+  const rounds = variants[0]?.rounds.length ?? 0;
+  const targets: Target[] = comparisons.flatMap((comparison): Target[] => {
+    const setup = present.find((entry) => entry.id === comparison.of)!.setup;
+    const threshold = BASELINE[setup]?.threshold;
+    if (threshold === undefined) return [];
+    const notes = [
+      active
+        ? `round by round: ${comparison.cpuPerRequestPaired.toFixed(3)}`
+        : 'the library emitted no span: nothing new measured',
+      ...(rounds < TELEMETRY_EXPERIMENT.rounds
+        ? [`${rounds} rounds: judge with --only telemetry`]
+        : []),
+    ];
+    return [
+      {
+        id: `telemetry-${setup}`,
+        description: `${labelOf(comparison.of).slice(4)} <= ${threshold} x ${labelOf(comparison.to).slice(10)}`,
+        value: comparison.cpuPerRequest,
+        comparison: '<=',
+        threshold,
+        unit: 'x (CPU)',
+        pass: comparison.cpuPerRequest <= threshold,
+        requestsPerSecondValue: comparison.requestsPerSecond,
+        note: notes.join('; '),
+      },
+    ];
+  });
+  return { active, comparisons, readings, targets };
+}
+
+/** The telemetry lines of the report: what each server exported, and the ratios. */
+export function telemetryLines(section: TelemetrySection): string[] {
+  const lines = ['', 'telemetry (g): what each server exported over the whole run'];
+  for (const [id, reading] of Object.entries(section.readings)) {
+    const perRequest = (count: number) =>
+      (count / Math.max(1, reading.httpRequests)).toFixed(3).padStart(6);
+    lines.push(
+      `  ${id.padEnd(10)} ${String(reading.httpRequests).padStart(7)} HTTP requests, ` +
+        `spans/request ${perRequest(reading.spans)}, duration measurements/request ` +
+        `${perRequest(reading.durationMeasurements)}` +
+        (reading.apiResolvable ? '' : ', @opentelemetry/api not resolvable'),
+    );
+    const names = Object.entries(reading.spanNames);
+    if (names.length > 0)
+      lines.push(`             spans: ${names.map(([name, n]) => `"${name}" x${n}`).join(', ')}`);
+  }
+  if (!section.active)
+    lines.push(
+      '  WARNING: no span exported: the library has no telemetry yet, (g) measures nothing new',
+    );
+  lines.push(
+    '',
+    'telemetry ratios                                   to       CPU/req  round by round   req/s',
+  );
+  for (const comparison of section.comparisons) {
+    lines.push(
+      `  ${labelOf(comparison.of).padEnd(40)} ${comparison.to.padEnd(10)} ` +
+        `${comparison.cpuPerRequest.toFixed(3).padStart(7)} ` +
+        `${comparison.cpuPerRequestPaired.toFixed(3).padStart(15)} ${comparison.requestsPerSecond.toFixed(2).padStart(7)}`,
+    );
+  }
+  lines.push(
+    '  (CPU/req above 1: the setup costs more per request than the one it is compared to)',
+  );
+  return lines;
+}
