@@ -23,7 +23,11 @@ startSampleTelemetry('stdio')
   .catch((error: Error) => {
     const message =
       error instanceof CallerRefusedError
-        ? `SAMPLE_TOKEN was refused (${error.reason}): set it to ${config.readerToken} or ${config.adminToken}.`
+        ? `SAMPLE_TOKEN was refused (${error.reason}): set it to ${
+            config.oauth
+              ? `an access token of ${config.oauth.issuer} for the sample's resource`
+              : `${config.readerToken} or ${config.adminToken}`
+          }.`
         : (error.stack ?? error.message);
     process.stderr.write(`${message}\n`);
     process.exit(1);

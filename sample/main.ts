@@ -14,16 +14,24 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, config.host);
 
   const url = `${await app.getUrl()}/${MCP_PATH}`;
-  const clientConfig = {
-    mcpServers: {
-      catalog: { type: 'http', url, headers: { Authorization: `Bearer ${config.adminToken}` } },
-    },
-  };
   const logger = new Logger('Sample');
   logger.log(`MCP endpoint: ${url} (REST API: ${await app.getUrl()}/products)`);
+  if (config.oauth) {
+    // OAuth mode: clients find the issuer from the endpoint's 401 and the metadata.
+    const metadata = `${await app.getUrl()}/.well-known/oauth-protected-resource/${MCP_PATH}`;
+    logger.log(`OAuth: tokens of ${config.oauth.issuer}; metadata: ${metadata}`);
+    logger.log(`MCP client configuration:\n${JSON.stringify(clientConfigOf(url), null, 2)}`);
+    return;
+  }
   logger.log(`Reader token: ${config.readerToken} (search_products, get_product)`);
   logger.log(`Admin token: ${config.adminToken} (every tool)`);
-  logger.log(`MCP client configuration:\n${JSON.stringify(clientConfig, null, 2)}`);
+  const headers = { Authorization: `Bearer ${config.adminToken}` };
+  logger.log(`MCP client configuration:\n${JSON.stringify(clientConfigOf(url, headers), null, 2)}`);
+}
+
+/** What an MCP client's configuration file holds for the sample. */
+function clientConfigOf(url: string, headers?: Record<string, string>) {
+  return { mcpServers: { catalog: { type: 'http', url, ...(headers && { headers }) } } };
 }
 
 /**
