@@ -1,7 +1,24 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { vitePlugin } from './lib/plugin/index.js';
+
+const SAMPLE_DIR = fileURLToPath(new URL('./sample/', import.meta.url));
+const docblocks = vitePlugin();
+
+/**
+ * The sample is built with nestjs-mcp/plugin (`npm run build:sample`), so its tools take
+ * their descriptions from docblocks; the tests load its sources through the same plugin, to
+ * see what its checked-in contract (sample/mcp-contract.json) records. The library's own
+ * fixtures are left as they are written.
+ */
+const sampleDocblocks = {
+  ...docblocks,
+  transform: (code: string, id: string) =>
+    id.startsWith(SAMPLE_DIR) ? docblocks.transform(code, id) : undefined,
+};
 
 export default defineConfig({
+  plugins: [sampleDocblocks],
   resolve: {
     // Tests and the sample import the package by its public name, as users do.
     alias: [

@@ -23,6 +23,17 @@ export type { McpTelemetryOptions } from './interfaces/mcp-telemetry-options.int
 export { McpServerHost } from './servers/mcp-server.host.js';
 export { McpServers } from './servers/mcp-servers.js';
 export type { McpHiddenMethod } from './discovery/mcp.explorer.js';
+export { McpNaming } from './discovery/tool-name.resolver.js';
+export type {
+  McpNamingRoute,
+  McpNamingTarget,
+  McpToolNaming,
+} from './interfaces/mcp-naming.interface.js';
+export type { McpManifest, McpManifestTool } from './servers/manifest.resource.js';
+export {
+  loadMcpPluginMetadata,
+  type McpPluginMetadata,
+} from './discovery/plugin-metadata.loader.js';
 export { McpEvents } from './events/mcp-events.js';
 export { MCP_TOOL_CALLED_EVENT, type McpToolCalledEvent } from './events/mcp-tool-called.event.js';
 

@@ -54,3 +54,11 @@ export const MCP_GROUP_METADATA = 'mcp:group';
  * (written by discovery, read by the pipeline). @internal
  */
 export const MCP_ARGS_METADATA = 'mcp:route-args';
+
+/**
+ * Name of the static method the compiler plugin `nestjs-mcp/plugin` adds to a class to
+ * carry its docblocks (like `_OPENAPI_METADATA_FACTORY` of `@nestjs/swagger`'s plugin): a
+ * method, so that it is read when discovery asks, and needs no import in the class's file.
+ * @internal
+ */
+export const MCP_DOCBLOCK_METADATA_FACTORY = '_MCP_DOCBLOCK_METADATA';

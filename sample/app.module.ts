@@ -19,6 +19,8 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
   const server = {
     name: 'catalog',
     version: '1.0.0',
+    // `mcp://catalog/manifest`: the tools the reader of it may call, with the scopes each needs.
+    manifest: true,
     instructions:
       'Tools for the product catalog of an online shop selling books, electronics, garden, ' +
       'kitchen and toy products. Use search_products to find products and their ids, then ' +

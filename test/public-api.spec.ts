@@ -9,6 +9,8 @@ const PUBLIC_VALUES = [
   'MCP_MODULE_OPTIONS',
   'McpServerHost',
   'McpServers',
+  'McpNaming',
+  'loadMcpPluginMetadata',
   'McpEvents',
   'MCP_TOOL_CALLED_EVENT',
   // Decorators

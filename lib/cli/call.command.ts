@@ -25,7 +25,8 @@ export async function callCommand(
   try {
     const host = selectServerHost(app, args.server);
     const names = host.tools().map((tool) => tool.name);
-    if (!names.includes(args.tool!)) {
+    // A deprecated alias is called like the tool (and logged as deprecated) but never listed.
+    if (host.listedToolName(args.tool!) === undefined) {
       throw new CliUsageError(
         `Unknown tool "${args.tool}" on the server ${host.options.name}; its tools are: ${names.join(', ') || '(none)'}.`,
       );

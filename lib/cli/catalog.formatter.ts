@@ -123,8 +123,24 @@ export function formatCatalogs(catalogs: readonly ServerCatalog[], width = 100):
         lines.push('', `  ${section.heading(entry)}`, ...section.details(entry, width));
       }
     }
+    if (catalog.hidden) lines.push('', ...hiddenSection(catalog.hidden, width));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `--hidden`: what is kept off MCP, and why, for operators. */
+function hiddenSection(hidden: NonNullable<ServerCatalog['hidden']>, width: number): string[] {
+  const lines = [`Hidden (${hidden.length}): kept off MCP with @McpHidden() or { hidden }`];
+  if (hidden.length === 0) return lines;
+  const whereWidth = Math.max(6, ...hidden.map(({ where }) => where.length));
+  lines.push(`  ${'METHOD'.padEnd(whereWidth)}  REASON`);
+  for (const { where, reason } of hidden) {
+    // The reason is prose: wrapped under its column rather than stretching the table.
+    const [first = '', ...rest] = wrapText(reason, Math.max(30, width - whereWidth - 4), '');
+    lines.push(`  ${where.padEnd(whereWidth)}  ${first}`);
+    for (const line of rest) lines.push(`  ${' '.repeat(whereWidth)}  ${line}`);
+  }
+  return lines;
 }
 
 /** An entry's description, wrapped under its heading. */

@@ -11,6 +11,8 @@ export interface CliArguments {
   readonly module?: string;
   readonly tool?: string;
   readonly json: boolean;
+  /** list: also the methods kept off MCP (`@McpHidden()`, `{ hidden }`), with their reasons. */
+  readonly hidden?: boolean;
   readonly args?: string;
   readonly headers: readonly string[];
   readonly server?: string;
@@ -38,6 +40,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       strict: true,
       options: {
         json: { type: 'boolean', default: false },
+        hidden: { type: 'boolean', default: false },
         args: { type: 'string' },
         header: { type: 'string', multiple: true, default: [] },
         server: { type: 'string' },
@@ -67,6 +70,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     ...(values.locale.length > 0 && { locales: values.locale }),
     ...(values.out !== undefined && { out: values.out }),
     ...(values.check !== undefined && { check: values.check }),
+    ...(values.hidden && { hidden: true }),
   };
   if (values.help) return result;
   if (command === undefined)
@@ -87,6 +91,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const unexpected = command === 'call' ? extra[0] : tool;
   if (unexpected !== undefined) {
     throw new CliUsageError(`Unexpected argument "${unexpected}". ${HELP_HINT}`);
+  }
+  if (values.hidden && command !== 'list') {
+    throw new CliUsageError(`--hidden is for the list command. ${HELP_HINT}`);
   }
   if (values.args !== undefined && command !== 'call') {
     throw new CliUsageError(`--args is for the call command. ${HELP_HINT}`);

@@ -13,6 +13,7 @@ for example dist/app.module.js#AppModule (the export name defaults to AppModule)
 
 Options:
   --json              list: the catalog as JSON; call: the raw CallToolResult as JSON
+  --hidden            list: also the methods kept off MCP (@McpHidden(), { hidden }) and why
   --args <json>       call: the tool's arguments, a JSON object (default {})
   --header <header>   call, serve: a header of the caller's request, "Name: value"
                       (repeatable); without it, Authorization is read from
@@ -35,6 +36,7 @@ Exit codes: 0 ok, 1 the tool answered isError, the contract changed (or the app 
 
 Examples:
   nestjs-mcp list dist-sample/app.module.js#AppModule
+  nestjs-mcp list dist-sample/app.module.js#AppModule --hidden
   nestjs-mcp call dist-sample/app.module.js#AppModule search_products --args '{"query":"headphones"}' \\
     --header "Authorization: Bearer admin-token"
   nestjs-mcp serve dist-sample/app.module.js#AppModule --header "Authorization: Bearer reader-token"

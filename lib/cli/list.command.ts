@@ -6,7 +6,10 @@ import { formatCatalogs } from './catalog.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';
 import { describeServer } from './server-catalog.js';
 
-/** `nestjs-mcp list <module>`: every server (or `--server`), its tools and their schemas. */
+/**
+ * `nestjs-mcp list <module>`: every server (or `--server`), its tools and their schemas;
+ * with `--hidden`, also the methods kept off MCP and the reasons given.
+ */
 export async function listCommand(args: CliArguments, out: NodeJS.WritableStream): Promise<number> {
   const module = await loadModuleReference(args.module!);
   const { app, close } = await openCliApp(module);
@@ -15,7 +18,7 @@ export async function listCommand(args: CliArguments, out: NodeJS.WritableStream
       args.server === undefined ? listServerHosts(app) : [selectServerHost(app, args.server)];
     // selectServerHost explains an app without a server.
     if (hosts.length === 0) selectServerHost(app);
-    const catalogs = hosts.map(describeServer);
+    const catalogs = hosts.map((host) => describeServer(host, args.hidden === true));
     out.write(
       args.json
         ? `${JSON.stringify({ servers: catalogs }, null, 2)}\n`

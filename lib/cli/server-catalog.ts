@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import type { McpHiddenMethod } from '../discovery/mcp.explorer.js';
 import type { McpServerHost } from '../servers/mcp-server.host.js';
 
 /** What `nestjs-mcp list` shows of one server (and prints as is with `--json`). */
@@ -13,6 +14,8 @@ export interface ServerCatalog {
   readonly resources?: readonly unknown[];
   /** Present when the library version publishes resource templates. */
   readonly resourceTemplates?: readonly unknown[];
+  /** With `--hidden`: the methods kept off MCP, where they are and why. */
+  readonly hidden?: readonly McpHiddenMethod[];
 }
 
 /**
@@ -22,7 +25,7 @@ export interface ServerCatalog {
 const OPTIONAL_LISTINGS = ['prompts', 'resources', 'resourceTemplates'] as const;
 
 /** The catalog of one server, as a caller whom no guard rejects sees it. */
-export function describeServer(host: McpServerHost): ServerCatalog {
+export function describeServer(host: McpServerHost, withHidden = false): ServerCatalog {
   const { name, version, instructions } = host.options;
   const catalog: Record<string, unknown> = {
     name,
@@ -34,6 +37,9 @@ export function describeServer(host: McpServerHost): ServerCatalog {
   for (const listing of OPTIONAL_LISTINGS) {
     const read = listings[listing];
     if (typeof read === 'function') catalog[listing] = read.call(host);
+  }
+  if (withHidden) {
+    catalog.hidden = host.hiddenMethods().map(({ where, reason }) => ({ where, reason }));
   }
   return catalog as unknown as ServerCatalog;
 }

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import type { McpNamingTarget } from '../interfaces/mcp-naming.interface.js';
 import type { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
 
@@ -6,6 +7,10 @@ import type { DiscoveredMethod } from './discovered-method.interface.js';
 export interface DiscoveredTool extends DiscoveredMethod {
   /** The tool as `tools/list` publishes it, input schema included. */
   readonly definition: Tool;
+  /** Former names `tools/call` still accepts (`@McpTool({ aliases })`); never listed. */
+  readonly aliases?: readonly string[];
+  /** Present when the name is the default one, which a server's `naming` option replaces. */
+  readonly naming?: McpNamingTarget;
   /** Checks results against the declared output (`@McpTool({ output })`), if any. */
   readonly outputValidator?: ToolOutputValidator;
   /**

@@ -20,6 +20,7 @@ import type { DiscoveredResource } from './discovered-resource.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { resolveMembership, type ServerMembership } from './server-membership.js';
+import { isController, readRoute } from './route-metadata.reader.js';
 import { PromptDefinitionFactory } from './prompt-definition.factory.js';
 import { ResourceDefinitionFactory } from './resource-definition.factory.js';
 import { ToolDefinitionFactory } from './tool-definition.factory.js';
@@ -199,6 +200,7 @@ export class McpExplorer {
     const target = instance.constructor as Type;
     const classOptions = this.metadataAccessor.getClassToolsOptions(target);
     const classGroup = this.metadataAccessor.getClassGroup(target);
+    const controller = isController(target);
     for (const methodName of this.metadataScanner.getAllMethodNames(prototype)) {
       const method = prototype[methodName];
       const where = `${target.name}.${methodName}`;
@@ -213,9 +215,15 @@ export class McpExplorer {
             `@McpCompletion(): a method publishes one thing; split it in two methods.`,
         );
       }
+      // On a controller, `@McpTools()` publishes its routes; its other methods are helpers.
       const asTool =
         toolOptions ??
-        (explicit.length === 0 && classOptions && isPublicMethodName(methodName) ? {} : undefined);
+        (explicit.length === 0 &&
+        classOptions &&
+        isPublicMethodName(methodName) &&
+        (!controller || readRoute(target, methodName))
+          ? {}
+          : undefined);
       const hidden =
         this.metadataAccessor.getHiddenReason(method) ??
         toolOptions?.hidden ??

@@ -31,7 +31,7 @@ export interface ParameterLayout {
 }
 
 /** The Nest decorators an MCP call has nothing for, by name, for the message. */
-const DECORATOR_NAMES: Partial<Record<number, string>> = {
+export const DECORATOR_NAMES: Partial<Record<number, string>> = {
   [RouteParamtypes.RESPONSE]: '@Res()',
   [RouteParamtypes.NEXT]: '@Next()',
   [RouteParamtypes.PARAM]: '@Param()',

@@ -10,6 +10,7 @@ import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
+import { readMethodDescription } from './docblock-metadata.reader.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
@@ -54,7 +55,7 @@ export class PromptDefinitionFactory {
     const definition: Prompt = withoutUndefined({
       name,
       title: options.title,
-      description: options.description,
+      description: options.description ?? readMethodDescription(target, methodName),
       arguments: promptArguments.length > 0 ? promptArguments : undefined,
       icons: options.icons,
       _meta: options._meta,

@@ -9,6 +9,7 @@ import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
+import { readMethodDescription } from './docblock-metadata.reader.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
@@ -44,7 +45,7 @@ export class ResourceDefinitionFactory {
     const common = withoutUndefined({
       name: options.name ?? toSnakeCase(methodName),
       title: options.title,
-      description: options.description,
+      description: options.description ?? readMethodDescription(target, methodName),
       mimeType: options.mimeType,
       annotations: options.annotations,
       icons: options.icons,

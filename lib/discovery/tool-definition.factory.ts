@@ -10,13 +10,16 @@ import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
-import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { sameJson } from '../utils/value-checks.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
 import type { ArgumentsCheck } from './discovered-method.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
+import { readMethodDescription } from './docblock-metadata.reader.js';
 import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
+import { readRoute, routeAnnotations } from './route-metadata.reader.js';
+import { createRouteToolArguments } from './route-tool-arguments.factory.js';
+import { checkedAliases, defaultToolName, namingTargetOf } from './tool-name.resolver.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
 
@@ -36,17 +39,29 @@ export class ToolDefinitionFactory {
     options: McpToolOptions,
   ): DiscoveredTool {
     const where = `${target.name}.${methodName}`;
-    const name = options.name ?? toSnakeCase(methodName);
+    const name = options.name ?? defaultToolName(methodName);
     if (!PRIMITIVE_NAME_PATTERN.test(name))
       throw new McpConfigurationError(invalidToolNameMessage(name, where));
-    const { dto } = recordParameterLayout(target, methodName, where, {
-      plainArguments: options.inputSchema !== undefined,
-    });
+    // A route reading @Param(), named or several @Query()/@Body(): one merged arguments object.
+    const route = createRouteToolArguments(
+      this.schemaFactory,
+      this.validator,
+      target,
+      methodName,
+      where,
+      options,
+    );
+    const { dto } = route
+      ? { dto: undefined }
+      : recordParameterLayout(target, methodName, where, {
+          plainArguments: options.inputSchema !== undefined,
+        });
     const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);
     const title = options.title ?? apiOperation?.summary;
-    const description = options.description ?? apiOperation?.description;
+    const description =
+      options.description ?? apiOperation?.description ?? readMethodDescription(target, methodName);
     if (!description) this.logger.warn(missingDescriptionMessage(name, where));
-    if (options.arguments && !dto) {
+    if (options.arguments && !dto && !route) {
       throw new McpConfigurationError(
         `${where} has the "arguments" option of @McpTool() but takes no arguments DTO: the ` +
           `option describes properties of the DTO. Add the DTO parameter, or drop the option.`,
@@ -61,6 +76,7 @@ export class ToolDefinitionFactory {
     const { output } = options;
     const inputSchema =
       options.inputSchema ??
+      route?.inputSchema ??
       withinMethod(where, () =>
         this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
       );
@@ -79,17 +95,23 @@ export class ToolDefinitionFactory {
       inputSchema: inputSchema as Tool['inputSchema'],
       // Listed at its natural root; the SDK wraps a non-object root for 2025-era clients.
       outputSchema: outputSchema as Tool['outputSchema'] | undefined,
-      annotations: options.annotations,
+      annotations: routeAnnotations(readRoute(target, methodName), options.annotations),
       icons: options.icons,
       _meta: options._meta,
     });
     return {
       definition,
       where,
+      aliases: checkedAliases(options.aliases, name, where),
+      // A default name: each server's `naming` option may give another (McpServerHost).
+      ...(options.name === undefined && { naming: namingTargetOf(target, methodName) }),
       wrapper,
       methodName,
-      checkArguments: this.argumentsCheck(dto, inputSchema, options.inputSchema !== undefined),
+      checkArguments:
+        route?.checkArguments ??
+        this.argumentsCheck(dto, inputSchema, options.inputSchema !== undefined),
       ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
+      ...(route && { withNullableOptionals: route.nullableVariant(definition) }),
       ...(dto && {
         withNullableOptionals: this.nullableVariant(where, dto, options, definition, inputSchema),
       }),

@@ -1,4 +1,5 @@
 import type { ParamsFactory } from '@nestjs/core';
+import { RouteArguments } from '../discovery/route-arguments.js';
 import { McpParamtype } from '../mcp.constants.js';
 import { RouteParamtypes } from '../utils/nest-internals.js';
 import type { McpCall } from './mcp-call.js';
@@ -6,7 +7,8 @@ import type { McpCall } from './mcp-call.js';
 /**
  * Resolves tool method parameters from the handler arguments `[request, response, call]`.
  * Nest's `@Body()` and `@Query()` (whole object) mean the arguments too, so a controller
- * method can be a route and a tool at once.
+ * method can be a route and a tool at once; a route tool's `@Param()`, `@Query()` and
+ * `@Body()` get their part of its flat arguments ({@link RouteArguments}), pipes still to run.
  */
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
@@ -17,7 +19,11 @@ export class McpParamsFactory implements ParamsFactory {
       case McpParamtype.ARGUMENTS:
       case RouteParamtypes.BODY:
       case RouteParamtypes.QUERY:
-        return call.validatedArguments();
+      case RouteParamtypes.PARAM: {
+        const validated = call.validatedArguments();
+        // A route tool's flat arguments, split back into its params, query and body.
+        return validated instanceof RouteArguments ? validated.valueOf(type, data) : validated;
+      }
       case McpParamtype.CONTEXT:
         return call;
       case RouteParamtypes.REQUEST:

@@ -5,6 +5,7 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import { MCP_ARGS_METADATA, MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { REQUEST_CONTEXT_ID, withoutGlobalFilters } from '../utils/nest-internals.js';
+import { withControllerHost } from './controller-host.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpCall } from './mcp-call.js';
 
@@ -87,7 +88,7 @@ export class McpPipelineFactory {
     const callable = (instance as Record<string, (...args: unknown[]) => unknown>)[
       method.methodName
     ];
-    return this.pipeline.create(
+    return withControllerHost(this.pipeline, method.wrapper).create(
       instance,
       callable,
       method.methodName,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
 import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { withControllerHost } from './controller-host.js';
 import type { McpCall } from './mcp-call.js';
 
 /** Whether a caller may see a tool, prompt or resource in a list. */
@@ -33,18 +34,21 @@ export class VisibilityFactory {
     let guardCount = 0;
     // The same `create()` Nest uses for the call, seen through an object that also reports
     // how many guards it found: `createGuardsFn` is public, and this keeps to public API.
-    const counting = Object.create(this.externalContextCreator, {
-      createGuardsFn: {
-        value(this: ExternalContextCreator, guards: unknown[], ...rest: unknown[]) {
-          guardCount = guards.length;
-          return ExternalContextCreator.prototype.createGuardsFn.call(
-            this,
-            guards as any[],
-            ...(rest as [any, any, any]),
-          );
+    const counting = Object.create(
+      withControllerHost(this.externalContextCreator, method.wrapper),
+      {
+        createGuardsFn: {
+          value(this: ExternalContextCreator, guards: unknown[], ...rest: unknown[]) {
+            guardCount = guards.length;
+            return ExternalContextCreator.prototype.createGuardsFn.call(
+              this,
+              guards as any[],
+              ...(rest as [any, any, any]),
+            );
+          },
         },
       },
-    }) as ExternalContextCreator;
+    ) as ExternalContextCreator;
     const runGuards = counting.create(
       instance,
       probe,

@@ -1,5 +1,6 @@
 import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
+import type { McpToolNaming } from './mcp-naming.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
 /** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
@@ -163,6 +164,23 @@ export interface McpModuleOptions {
    * @default on when the app registers a tracer or meter provider
    */
   telemetry?: McpTelemetryOptions | false;
+  /**
+   * Makes the default name of each tool that does not give one (`@McpTool({ name })`
+   * always wins), from its class, method and route. `McpNaming.snakeCase` and
+   * `McpNaming.qualified` are built in; `McpNaming.normalize` makes any text a portable name.
+   * A name that breaks `^[a-zA-Z0-9_.-]{1,128}$` fails the bootstrap naming the method.
+   * @example naming: McpNaming.qualified   // CatalogService.search → catalog_search
+   * @default the method name in snake_case (`searchProducts` → `search_products`)
+   */
+  naming?: McpToolNaming;
+  /**
+   * Publishes a manifest resource (JSON): the tools the caller who reads it can see and call,
+   * with their titles, descriptions, annotations and the scopes each needs; hidden tools and
+   * tools the caller's guards refuse are left out. `true` publishes it at
+   * `mcp://<name>/manifest`; a string is the URI to publish it at instead.
+   * @default false
+   */
+  manifest?: boolean | string;
 }
 
 /** The form of the argument schemas a server lists; the server enforces what it lists. */

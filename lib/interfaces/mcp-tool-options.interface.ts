@@ -28,6 +28,15 @@ export interface McpToolOptions extends McpMembershipOptions {
    */
   name?: string;
   /**
+   * Former names the tool still answers to in `tools/call` (and `nestjs-mcp call`), while
+   * clients move to `name`: never listed, each logged as deprecated the first time it is
+   * called. They follow the pattern of names (`^[a-zA-Z0-9_.-]{1,128}$`, so dotted names
+   * such as `'Catalog.search'` work) and must be unique per server among names and aliases.
+   * @example aliases: ['Catalog.search']
+   * @default none
+   */
+  aliases?: string[];
+  /**
    * A human-readable title for clients to display.
    * @default the `summary` of `@ApiOperation()` (`@nestjs/swagger`) when present
    */
@@ -72,8 +81,8 @@ export interface McpToolOptions extends McpMembershipOptions {
   inputSchema?: JsonSchema;
   /**
    * Keeps the method off MCP, with the reason why (for the next reader, the startup log at
-   * debug level and `McpServerHost#hiddenMethods()`). Useful to keep the decorator and its
-   * options while a tool is withdrawn.
+   * debug level, `McpServerHost#hiddenMethods()` and `nestjs-mcp list --hidden`). Useful to
+   * keep the decorator and its options while a tool is withdrawn.
    */
   hidden?: string;
 }

@@ -3,6 +3,7 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import { invalidOptionsMessage } from '../mcp.messages.js';
 import { authOptionsProblems } from './auth-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
+import { namingOptionsProblems } from './naming-options.validator.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 import {
   booleanProblem,
@@ -139,6 +140,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   }
   problems.push(...authOptionsProblems(options.auth));
   problems.push(...telemetryOptionsProblems(options.telemetry));
+  problems.push(...namingOptionsProblems(options.naming, options.manifest));
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
   return options as unknown as McpModuleOptions;
 }

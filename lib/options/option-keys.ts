@@ -101,6 +101,8 @@ export const MCP_MODULE_OPTION_KEYS = {
   schema: SCHEMA_OPTION_KEYS,
   auth: AUTH_OPTION_KEYS,
   telemetry: TELEMETRY_OPTION_KEYS,
+  naming: VALUE,
+  manifest: VALUE,
 } as const satisfies OptionKeysOf<McpModuleOptions>;
 
 /** The keys of `McpModule.forRootAsync()` options. */

@@ -1,9 +1,11 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
+import { Logger } from '@nestjs/common';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
 import type { McpNotifier } from './mcp-notifier.js';
 import { PrimitiveRegistry } from './primitive.registry.js';
+import { viaToolAlias } from './tool-alias.invoker.js';
 import type {
   Completer,
   RegisteredPrompt,
@@ -31,7 +33,7 @@ export class McpCatalog {
     },
     notifier: McpNotifier,
   ) {
-    this.tools = new PrimitiveRegistry(entries.tools);
+    this.tools = new PrimitiveRegistry(entries.tools, viaToolAlias(new Logger('McpModule')));
     this.prompts = new PrimitiveRegistry(entries.prompts);
     this.resources = new PrimitiveRegistry(entries.resources);
     this.templates = new PrimitiveRegistry(entries.templates);

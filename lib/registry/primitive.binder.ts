@@ -57,7 +57,11 @@ export class PrimitiveBinder {
   tool(tool: DiscoveredTool, schema: McpSchemaOptions = {}): RegisteredTool {
     const variant = schema.nullableOptionals ? tool.withNullableOptionals?.() : undefined;
     const bound = variant ? { ...tool, ...variant } : tool;
-    return { ...this.published(bound, bound.definition.name), invoke: this.tools.create(bound) };
+    return {
+      ...this.published(bound, bound.definition.name),
+      ...(tool.aliases && { aliases: tool.aliases }),
+      invoke: this.tools.create(bound),
+    };
   }
 
   prompt(prompt: DiscoveredPrompt): RegisteredPrompt {

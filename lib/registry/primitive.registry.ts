@@ -8,6 +8,8 @@ export interface RegisteredPrimitive<Definition> {
   readonly key: string;
   readonly definition: Definition;
   readonly isVisible: VisibilityCheck;
+  /** Former keys that still find the entry (`get`), never listed (tool aliases). */
+  readonly aliases?: readonly string[];
 }
 
 /** One page of a list, as MCP list results carry it. */
@@ -40,17 +42,28 @@ function decodeCursor(cursor: string): string {
  */
 export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Definition>> {
   private readonly byKey = new Map<string, Entry>();
+  /** What each alias finds: the entry as `viaAlias` made it, its `key` the listed one. */
+  private readonly byAlias = new Map<string, Entry>();
   private ordered: readonly Entry[] = [];
   private everyoneSees?: readonly Definition[];
   private readonly listeners = new Set<() => void>();
 
-  constructor(entries: readonly Entry[] = []) {
-    for (const entry of entries) this.byKey.set(entry.key, entry);
+  /**
+   * @param viaAlias makes what `get(alias)` returns for an entry (a tool whose calls through
+   * the alias are logged as deprecated); by default the entry itself
+   * @throws Error when two entries share a key or an alias
+   */
+  constructor(
+    entries: readonly Entry[] = [],
+    private readonly viaAlias: (entry: Entry, alias: string) => Entry = (entry) => entry,
+  ) {
+    for (const entry of entries) this.insert(entry);
     this.rebuild();
   }
 
+  /** The entry of a key, or of one of its aliases (whose `key` is the listed one). */
   get(key: string): Entry | undefined {
-    return this.byKey.get(key);
+    return this.byKey.get(key) ?? this.byAlias.get(key);
   }
 
   get size(): number {
@@ -66,20 +79,20 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
     return this.ordered.map((entry) => entry.definition);
   }
 
-  /** Adds an entry; an existing one with the same key is refused. */
+  /** Adds an entry; one whose key or alias is already a key or an alias is refused. */
   add(entry: Entry): void {
-    if (this.byKey.has(entry.key)) {
-      throw new Error(`"${entry.key}" is already published; remove it first.`);
-    }
-    this.byKey.set(entry.key, entry);
+    this.insert(entry);
     this.changed();
   }
 
-  /** Removes an entry; `false` when there was none. */
+  /** Removes an entry (by its key, not an alias) with its aliases; `false` when there was none. */
   remove(key: string): boolean {
-    const removed = this.byKey.delete(key);
-    if (removed) this.changed();
-    return removed;
+    const entry = this.byKey.get(key);
+    if (!entry) return false;
+    this.byKey.delete(key);
+    for (const alias of entry.aliases ?? []) this.byAlias.delete(alias);
+    this.changed();
+    return true;
   }
 
   /** Called after each change (for list-changed notifications). */
@@ -121,6 +134,33 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
       items: items.map((entry) => entry.definition),
       ...(more && items.length > 0 && { nextCursor: encodeCursor(items.at(-1)!.key) }),
     };
+  }
+
+  private insert(entry: Entry): void {
+    const owner = this.get(entry.key);
+    if (owner) {
+      throw new Error(
+        owner.key === entry.key
+          ? `"${entry.key}" is already published; remove it first.`
+          : `"${entry.key}" is already an alias of "${owner.key}": names and aliases must be ` +
+              `unique per server.`,
+      );
+    }
+    for (const alias of entry.aliases ?? []) {
+      const other = this.get(alias);
+      if (alias !== entry.key && !other) continue;
+      const taken = !other
+        ? 'its own name'
+        : other.key === alias
+          ? `the name of "${alias}"`
+          : `an alias of "${other.key}"`;
+      throw new Error(
+        `The alias "${alias}" of "${entry.key}" is already ${taken}: names and aliases must be ` +
+          `unique per server.`,
+      );
+    }
+    this.byKey.set(entry.key, entry);
+    for (const alias of entry.aliases ?? []) this.byAlias.set(alias, this.viaAlias(entry, alias));
   }
 
   private changed(): void {

@@ -1,5 +1,6 @@
 import type { McpArgumentOptions } from '../interfaces/mcp-tool-options.interface.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
+import { readPropertyDocblock } from './property-docblock.reader.js';
 
 /**
  * `DECORATORS.API_MODEL_PROPERTIES` of `@nestjs/swagger`: where `@ApiProperty()` stores its
@@ -37,19 +38,25 @@ function examplesOf(metadata: ApiPropertyMetadata): unknown[] | undefined {
   return metadata.example === undefined ? undefined : [metadata.example];
 }
 
-/** What `@ApiProperty()` says about `dto[property]` for a model, if swagger is in use. */
+/**
+ * What `@ApiProperty()` says about `dto[property]` for a model, if swagger is in use; its
+ * description falls back to the property's docblock when `nestjs-mcp/plugin` recorded one.
+ */
 export function readApiPropertyAnnotations(dto: Function, property: string): PropertyAnnotations {
   const prototype = dto.prototype as object | undefined;
   const metadata = prototype
     ? (reflect.getMetadata?.(SWAGGER_API_MODEL_PROPERTIES, prototype, property) as
         ApiPropertyMetadata | undefined)
     : undefined;
-  if (!metadata) return {};
-  const examples = examplesOf(metadata);
+  const description =
+    typeof metadata?.description === 'string'
+      ? metadata.description
+      : readPropertyDocblock(dto, property);
+  const examples = metadata && examplesOf(metadata);
   return {
-    ...(typeof metadata.description === 'string' && { description: metadata.description }),
+    ...(description !== undefined && { description }),
     ...(examples && { examples }),
-    ...(metadata.deprecated === true && { deprecated: true }),
+    ...(metadata?.deprecated === true && { deprecated: true }),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type ServerScope,
 } from '../discovery/server-membership.js';
 import { emptyServerReport } from '../discovery/empty-server.report.js';
+import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
@@ -26,6 +27,9 @@ import { ProtocolServerFactory } from '../protocol/protocol-server.factory.js';
 import type { RegisteredResource, RegisteredTemplate } from '../registry/registered-primitives.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import { ScopeRequirements } from './scope-requirements.js';
+import { namedTool } from '../discovery/tool-name.resolver.js';
+import { manifestResource, manifestUri } from './manifest.resource.js';
+import { assertUniqueAliases } from './tool-names.check.js';
 
 /**
  * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
@@ -61,10 +65,12 @@ export class McpServerHost implements OnModuleInit {
     };
     const mine = <T extends { membership?: ServerMembership }>(entries: readonly T[]) =>
       entries.filter((entry) => isPublishedOn(entry.membership, scope));
-    const tools = mine(explored.tools);
+    // Names are each server's own (its `naming` option); the scan is shared.
+    const tools = mine(explored.tools).map((tool) => namedTool(tool, this.options.naming));
     const prompts = mine(explored.prompts);
     const exploredResources = mine(explored.resources);
     assertUnique('tool name', tools, (tool) => tool.definition.name);
+    assertUniqueAliases(tools);
     assertUnique('prompt name', prompts, (prompt) => prompt.definition.name);
     assertUnique('resource URI', exploredResources, (resource) =>
       resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
@@ -93,6 +99,7 @@ export class McpServerHost implements OnModuleInit {
       if (!catalog.completable(completer.target) && isExploredTarget(explored, completer)) continue;
       catalog.attachCompleter(completer, this.binder.completer(completer));
     }
+    if (this.options.manifest) this.publishManifest(catalog, this.options.manifest);
     this.published = catalog;
     this.serverFactory = new ProtocolServerFactory(this.options, catalog, this.notifier);
     const resourceCount = catalog.resources.size + catalog.templates.size;
@@ -147,7 +154,8 @@ export class McpServerHost implements OnModuleInit {
    * @example host.addTool(this.reports, 'quarterlyReport', { description: 'Q3 figures' });
    */
   addTool(provider: object, methodName: string, options: McpToolOptions = {}): void {
-    const tool = this.explorer.describe('tool', provider, methodName, options);
+    const described = this.explorer.describe('tool', provider, methodName, options);
+    const tool = namedTool(described, this.options.naming);
     this.catalog.tools.add(this.binder.tool(tool, this.options.schema));
     this.scopeRequirements.record('tool', tool.definition.name, tool);
   }
@@ -209,7 +217,11 @@ export class McpServerHost implements OnModuleInit {
     const name = params?.name;
     const uri = params?.uri;
     if (method === 'tools/call' && typeof name === 'string') {
-      const requirement = this.scopeRequirements.of('tool', name);
+      // An alias needs what the tool needs.
+      const requirement = this.scopeRequirements.of(
+        'tool',
+        this.catalog.tools.get(name)?.key ?? name,
+      );
       return requirement && { requirement, what: `tool '${name}'` };
     }
     if (method === 'prompts/get' && typeof name === 'string') {
@@ -224,6 +236,14 @@ export class McpServerHost implements OnModuleInit {
     return undefined;
   }
 
+  /**
+   * @internal The name `tools/list` shows for a tool name or alias; `undefined` for a
+   * name this server does not answer to.
+   */
+  listedToolName(nameOrAlias: string): string | undefined {
+    return this.catalog.tools.get(nameOrAlias)?.key;
+  }
+
   /** @internal Every scope `@McpScopes()` names on this server, sorted. */
   namedScopes(): string[] {
     return this.scopeRequirements.named();
@@ -232,6 +252,23 @@ export class McpServerHost implements OnModuleInit {
   /** @internal The factory of SDK servers, for the transports. */
   get protocolServers(): ProtocolServerFactory {
     return this.ready(this.serverFactory);
+  }
+
+  /** Adds the manifest resource (the `manifest` option), unless its URI is taken. */
+  private publishManifest(catalog: McpCatalog, manifest: true | string): void {
+    const uri = manifestUri(this.options.name, manifest);
+    if (catalog.resources.get(uri)) {
+      throw new McpConfigurationError(
+        `The manifest of the MCP server "${this.options.name}" would be published at ${uri}, ` +
+          `which a resource of the app already uses. Give the manifest another URI with ` +
+          `manifest: 'mcp://${this.options.name}/system/manifest', or move the resource.`,
+      );
+    }
+    catalog.resources.add(
+      manifestResource(this.options.name, uri, catalog, (tool) =>
+        this.scopeRequirements.of('tool', tool),
+      ),
+    );
   }
 
   private get catalog(): McpCatalog {

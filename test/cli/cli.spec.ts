@@ -49,7 +49,7 @@ describe('nestjs-mcp list', () => {
     const run = await cli('list', MODULE);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('MCP server catalog 1.0.0');
-    expect(run.stdout).toContain('Tools (4)');
+    expect(run.stdout).toContain('Tools (7)');
     expect(run.stdout).toMatch(/NAME\s+TITLE\s+HINTS\s+ARGUMENTS/);
     expect(run.stdout).toMatch(
       /search_products\s+Search products\s+read-only\s+query\?, category\?/,
@@ -175,7 +175,7 @@ describe('nestjs-mcp serve', () => {
     spawned.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     spawned.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const names = (await spawned.response(2)).result.tools.map((tool: any) => tool.name);
-    expect(names.toSorted()).toEqual(['get_product', 'search_products']);
+    expect(names.toSorted()).toEqual(['catalog_get', 'get_product', 'search_products']);
     await expect(spawned.closeStdin()).resolves.toBe(0);
     for (const line of spawned.stdoutLines) expect(JSON.parse(line).jsonrpc).toBe('2.0');
   });

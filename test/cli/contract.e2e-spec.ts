@@ -76,8 +76,11 @@ describe('nestjs-mcp contract --check on the sample (as CI runs it)', () => {
       contract.servers
         .find((server: any) => server.caller === caller)
         .tools.map((tool: any) => tool.name);
-    expect(tools('reader')).toEqual(['get_product', 'search_products']);
+    expect(tools('reader')).toEqual(['catalog_get', 'get_product', 'search_products']);
     expect(tools('admin')).toEqual([
+      'catalog_delete',
+      'catalog_get',
+      'catalog_update',
       'create_product',
       'delete_product',
       'get_product',

@@ -6,8 +6,8 @@ import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
-const READ_TOOLS = ['get_product', 'search_products'];
-const WRITE_TOOLS = ['create_product', 'delete_product'];
+const READ_TOOLS = ['catalog_get', 'get_product', 'search_products'];
+const WRITE_TOOLS = ['catalog_delete', 'catalog_update', 'create_product', 'delete_product'];
 const textOf = (result: Record<string, any>) =>
   result.content.map((c: { text?: string }) => c.text).join('\n');
 
@@ -86,8 +86,9 @@ describe.each(ADAPTERS)('the sample catalog on %s', (adapter) => {
       expect((await reader.listTools()).tools.map((tool) => tool.name)).toEqual(READ_TOOLS);
       const { tools } = await admin.listTools();
       expect(tools.map((tool) => tool.name)).toEqual([...WRITE_TOOLS, ...READ_TOOLS].toSorted());
+      // Read-only exactly when it only reads (the DELETE route's hints, inferred, say destructive).
       for (const tool of tools)
-        expect(tool.annotations.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
+        expect(tool.annotations.readOnlyHint === true).toBe(READ_TOOLS.includes(tool.name));
       const search = tools.find((tool) => tool.name === 'search_products')!;
       expect(search.inputSchema).toMatchObject({
         type: 'object',
@@ -149,6 +150,7 @@ describe.each(ADAPTERS)('the sample catalog on %s', (adapter) => {
       const { resources } = await reader.sdk.listResources();
       expect(resources).toEqual([
         expect.objectContaining({ uri: 'catalog://categories', mimeType: 'application/json' }),
+        expect.objectContaining({ uri: 'mcp://catalog/manifest', mimeType: 'application/json' }),
       ]);
       const { resourceTemplates } = await reader.sdk.listResourceTemplates();
       expect(resourceTemplates).toEqual([

@@ -90,12 +90,15 @@ describe.each(CLIENTS)('the sample over stdio, $era', ({ connect }) => {
     const admin = await open('admin-token');
     const reader = await open('reader-token');
     expect(await toolNames(admin)).toEqual([
+      'catalog_delete',
+      'catalog_get',
+      'catalog_update',
       'create_product',
       'delete_product',
       'get_product',
       'search_products',
     ]);
-    expect(await toolNames(reader)).toEqual(['get_product', 'search_products']);
+    expect(await toolNames(reader)).toEqual(['catalog_get', 'get_product', 'search_products']);
   });
 
   it('calls a read tool with validated arguments', async () => {
@@ -140,7 +143,7 @@ describe('the stdio process of the sample', () => {
       method: 'tools/call',
       params: { name: 'create_product', arguments: newProduct('KIT-7003') },
     });
-    expect((await spawned.response(2)).result.tools).toHaveLength(4);
+    expect((await spawned.response(2)).result.tools).toHaveLength(7);
     expect((await spawned.response(3)).result.isError).toBeFalsy();
     await expect(spawned.closeStdin()).resolves.toBe(0);
 

@@ -1,0 +1,64 @@
+// Builds the sample (tsconfig.sample.json → dist-sample/) with the nestjs-mcp/plugin compiler
+// plugin, so that the docblocks of its tools and DTO properties become their descriptions.
+// `tsc` cannot run a transformer by itself; this is the programmatic build that
+// docs/publishing-apis.md describes: the compiler API, with the plugin's `before()`.
+//
+//   node scripts/build-sample.mjs                      (what `npm run build:sample` runs)
+//   node scripts/build-sample.mjs -p tsconfig.x.json   another tsconfig
+//
+// The plugin is the built library's (dist/plugin/, `npm run build` first), loaded by the
+// package's own name as an app would load it.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const flag = process.argv.indexOf('-p');
+const project = resolve(ROOT, flag === -1 ? 'tsconfig.sample.json' : process.argv[flag + 1]);
+
+let plugin;
+try {
+  plugin = await import('nestjs-mcp/plugin');
+} catch (error) {
+  console.error(
+    `Cannot load nestjs-mcp/plugin (${error.message}); run "npm run build" first, it builds dist/plugin/.`,
+  );
+  process.exit(1);
+}
+
+const host = {
+  ...ts.sys,
+  onUnRecoverableConfigFileDiagnostic: (diagnostic) => report([diagnostic]),
+};
+const config = ts.getParsedCommandLineOfConfigFile(project, undefined, host);
+if (!config) process.exit(1);
+
+const program = ts.createProgram({
+  rootNames: config.fileNames,
+  options: config.options,
+  projectReferences: config.projectReferences,
+  configFileParsingDiagnostics: config.errors,
+});
+const emitted = program.emit(undefined, undefined, undefined, false, {
+  before: [plugin.before({}, program)],
+});
+const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
+report(diagnostics);
+if (emitted.emitSkipped || diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error)) {
+  process.exit(1);
+}
+
+/** Prints diagnostics as `tsc --pretty` does. */
+function report(list) {
+  if (list.length === 0) return;
+  const format = process.stderr.isTTY
+    ? ts.formatDiagnosticsWithColorAndContext
+    : ts.formatDiagnostics;
+  process.stderr.write(
+    format(list, {
+      getCanonicalFileName: (name) => name,
+      getCurrentDirectory: () => ROOT,
+      getNewLine: () => '\n',
+    }),
+  );
+}
