@@ -67,6 +67,25 @@ const SUPPORTED_PARAMTYPES = new Set<number>([
 ]);
 
 /**
+ * The parameter types TypeScript recorded for a method (`design:paramtypes`); a method with
+ * parameters but no record fails the bootstrap, saying how to get one.
+ */
+export function declaredParameterTypes(target: Type, methodName: string, where: string): unknown[] {
+  const method = target.prototype[methodName] as Function;
+  const paramtypes: unknown[] | undefined = Reflect.getMetadata(
+    'design:paramtypes',
+    target.prototype,
+    methodName,
+  );
+  if (paramtypes === undefined && method.length > 0) {
+    throw new McpConfigurationError(
+      missingParameterTypesMessage(where, hasOwnDecorator(target, methodName, method)),
+    );
+  }
+  return paramtypes ?? [];
+}
+
+/**
  * Works out, once at bootstrap, which parameter of a tool method receives the arguments
  * and which receive injected values, and records the layout under {@link MCP_ARGS_METADATA}.
  *
@@ -81,18 +100,7 @@ export function recordParameterLayout(
   where: string,
   { plainArguments = false }: { plainArguments?: boolean } = {},
 ): ParameterLayout {
-  const method = target.prototype[methodName] as Function;
-  const paramtypes: unknown[] | undefined = Reflect.getMetadata(
-    'design:paramtypes',
-    target.prototype,
-    methodName,
-  );
-  if (paramtypes === undefined && method.length > 0) {
-    throw new McpConfigurationError(
-      missingParameterTypesMessage(where, hasOwnDecorator(target, methodName, method)),
-    );
-  }
-  const types = paramtypes ?? [];
+  const types = declaredParameterTypes(target, methodName, where);
   const decorated: Record<string, ParamMetadataEntry> =
     Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
   const decoratedIndexes = new Set<number>();

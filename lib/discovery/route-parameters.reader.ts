@@ -2,13 +2,12 @@ import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ARGS_METADATA, McpParamtype } from '../mcp.constants.js';
 import {
-  missingParameterTypesMessage,
   undecoratedRouteParameterMessage,
   unsupportedRouteParameterMessage,
   untypedRouteObjectMessage,
 } from '../mcp.messages.js';
 import { isUserClass } from '../utils/built-in-types.js';
-import { DECORATOR_NAMES } from './method-parameters.reader.js';
+import { DECORATOR_NAMES, declaredParameterTypes } from './method-parameters.reader.js';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   ROUTE_ARGS_METADATA,
@@ -96,16 +95,7 @@ export function readRouteSources(
   methodName: string,
   where: string,
 ): RouteArgumentSource[] {
-  const method = target.prototype[methodName] as Function;
-  const paramtypes: unknown[] | undefined = Reflect.getMetadata(
-    'design:paramtypes',
-    target.prototype,
-    methodName,
-  );
-  if (paramtypes === undefined && method.length > 0) {
-    throw new McpConfigurationError(missingParameterTypesMessage(where, true));
-  }
-  const types = paramtypes ?? [];
+  const types = declaredParameterTypes(target, methodName, where);
   const entries = entriesOf(target, methodName);
   const decorated = new Set<number>();
   const sources: RouteArgumentSource[] = [];
