@@ -11,6 +11,7 @@ import { CreateProductDto } from './dto/create-product.dto.js';
 import { DeleteProductDto } from './dto/delete-product.dto.js';
 import { GetProductDto } from './dto/get-product.dto.js';
 import { DEFAULT_SEARCH_LIMIT, SearchProductsDto } from './dto/search-products.dto.js';
+import type { UpdateProductDto } from './dto/update-product.dto.js';
 import type { Product, ProductPage } from './product.entity.js';
 import { PRODUCT_SEED } from './products.seed.js';
 
@@ -119,6 +120,16 @@ export class CatalogService {
     const product = this.findOrFail(args.id);
     this.products.delete(product.id);
     this.logger.log(`Deleted ${product.sku} (${product.id})${via(call)}`);
+    return product;
+  }
+
+  /** Changes the given fields of a product (the REST `PATCH` and its tool call this). */
+  updateProduct(id: string, changes: UpdateProductDto, call?: McpCallContext): Product {
+    const product = this.findOrFail(id);
+    for (const [field, value] of Object.entries(changes)) {
+      if (value !== undefined) Object.assign(product, { [field]: structuredClone(value) });
+    }
+    this.logger.log(`Updated ${product.sku} (${product.id})${via(call)}`);
     return product;
   }
 
