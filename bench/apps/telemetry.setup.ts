@@ -46,7 +46,9 @@ export async function setUpTelemetry(setup: TelemetrySetup | undefined): Promise
   return setUpSdk(setup);
 }
 
-async function setUpSdk(setup: 'basic' | 'sdk' | 'http' | 'http-off'): Promise<TelemetryHandle> {
+async function setUpSdk(
+  setup: 'basic' | 'sdk' | 'traces' | 'http' | 'http-off',
+): Promise<TelemetryHandle> {
   const api = await import('@opentelemetry/api');
   const { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } =
     await import('@opentelemetry/sdk-trace-base');
@@ -67,7 +69,7 @@ async function setUpSdk(setup: 'basic' | 'sdk' | 'http' | 'http-off'): Promise<T
     // What NodeSDK does: the AsyncLocalStorage context manager and the W3C propagators.
     provider.register();
     tracerProvider = provider;
-    if (setup !== 'sdk') {
+    if (setup === 'http' || setup === 'http-off') {
       const { HttpInstrumentation } = await import('@opentelemetry/instrumentation-http');
       const instrumentation = new HttpInstrumentation();
       instrumentation.setTracerProvider(provider);
@@ -81,16 +83,20 @@ async function setUpSdk(setup: 'basic' | 'sdk' | 'http' | 'http-off'): Promise<T
     tracerProvider = provider;
   }
 
+  // `traces`: tracing only, as an app that exports no metrics has it.
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.DELTA);
-  const meterProvider = new MeterProvider({
-    readers: [
-      new PeriodicExportingMetricReader({
-        exporter: metricExporter,
-        exportIntervalMillis: EMPTY_EVERY_MS,
-      }),
-    ],
-  });
-  api.metrics.setGlobalMeterProvider(meterProvider);
+  const meterProvider =
+    setup === 'traces'
+      ? undefined
+      : new MeterProvider({
+          readers: [
+            new PeriodicExportingMetricReader({
+              exporter: metricExporter,
+              exportIntervalMillis: EMPTY_EVERY_MS,
+            }),
+          ],
+        });
+  if (meterProvider) api.metrics.setGlobalMeterProvider(meterProvider);
 
   let spans = 0;
   const spanNames: Record<string, number> = {};
@@ -116,7 +122,7 @@ async function setUpSdk(setup: 'basic' | 'sdk' | 'http' | 'http-off'): Promise<T
   return {
     async reading() {
       await tracerProvider.forceFlush();
-      await meterProvider.forceFlush();
+      await meterProvider?.forceFlush();
       empty();
       return {
         setup,
@@ -129,7 +135,7 @@ async function setUpSdk(setup: 'basic' | 'sdk' | 'http' | 'http-off'): Promise<T
     async shutdown() {
       clearInterval(timer);
       await tracerProvider.shutdown();
-      await meterProvider.shutdown();
+      await meterProvider?.shutdown();
     },
   };
 }

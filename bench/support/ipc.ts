@@ -4,11 +4,12 @@
  * `api`: the API loaded, no provider registered; `basic`: a `BasicTracerProvider` set as the
  * global one (no context manager) and a `MeterProvider`; `sdk`: a `NodeTracerProvider`
  * registered (AsyncLocalStorage context manager, W3C propagators) and a `MeterProvider`;
+ * `traces`: the same `NodeTracerProvider` and no `MeterProvider` (tracing only);
  * `http`: `sdk` with the HTTP instrumentation (a span per HTTP request, as NodeSDK apps
  * have), and `http-off` the same with the library's `telemetry: false`. The providers
  * export through the SDK's in-memory exporters, emptied every second.
  */
-export type TelemetrySetup = 'absent' | 'api' | 'basic' | 'sdk' | 'http' | 'http-off';
+export type TelemetrySetup = 'absent' | 'api' | 'basic' | 'sdk' | 'traces' | 'http' | 'http-off';
 
 /** What a bench server process serves. */
 export type ServerSpec =

@@ -21,6 +21,12 @@ export const TELEMETRY_SETUPS: ReadonlyArray<{
   },
   { setup: 'sdk', id: 'g-sdk', label: '(g) call, NodeTracerProvider' },
   {
+    setup: 'traces',
+    id: 'g-traces',
+    label: '(g) call, NodeTracerProvider, no meter',
+    aloneOnly: true,
+  },
+  {
     setup: 'http-off',
     id: 'g-http-off',
     label: '(g) call, + HTTP instr., telemetry off',
@@ -75,6 +81,7 @@ const BASELINE: Record<TelemetrySetup, { of: string; threshold?: number } | unde
   api: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.api },
   basic: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
   sdk: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  traces: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
   // The app's own instrumentation, not the library's: for information.
   'http-off': { of: 'g-absent' },
   http: { of: 'g-http-off', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
@@ -93,7 +100,7 @@ export function evaluateTelemetry(
     return baseline ? [compare(variants, setup.id, baseline.of)] : [];
   });
   const active = present.some(
-    (setup) => (setup.setup === 'sdk' || setup.setup === 'basic') && readings[setup.id]!.spans > 0,
+    (setup) => ['sdk', 'basic', 'traces'].includes(setup.setup) && readings[setup.id]!.spans > 0,
   );
   const rounds = variants[0]?.rounds.length ?? 0;
   const targets: Target[] = comparisons.flatMap((comparison): Target[] => {

@@ -262,12 +262,15 @@ export class ProtocolServerFactory {
         server.getNegotiatedProtocolVersion() ??
         extra?.request?.headers.get('mcp-protocol-version') ??
         undefined,
-      knows: (method, name) =>
-        typeof name === 'string' &&
-        ((method === 'tools/call' && this.catalog.tools.get(name) !== undefined) ||
-          (method === 'prompts/get' && this.catalog.prompts.get(name) !== undefined)),
+      knows: this.knows,
     });
   }
+
+  /** Whether a `tools/call` or `prompts/get` names an entry of the catalog (made once). */
+  private readonly knows = (method: string, name: unknown): boolean =>
+    typeof name === 'string' &&
+    ((method === 'tools/call' && this.catalog.tools.get(name) !== undefined) ||
+      (method === 'prompts/get' && this.catalog.prompts.get(name) !== undefined));
 
   /** A call whose phases (arguments, guards, method) are child spans, when asked for. */
   private timed(call: McpCall): McpCall {

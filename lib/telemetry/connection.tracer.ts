@@ -1,12 +1,12 @@
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type ProtocolEra,
-  type Transport,
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResultResponse,
+  MessageExtraInfo,
+  ProtocolEra,
+  Transport,
 } from '@modelcontextprotocol/server';
 import type { Attributes } from '@opentelemetry/api';
 import { McpOperation } from './mcp-operation.js';
@@ -34,6 +34,25 @@ export interface ConnectionTrace {
 
 type Deliver = NonNullable<Transport['onmessage']>;
 
+/*
+ * The kind of a message, from its keys. What a transport delivers has been parsed as a
+ * JSON-RPC message already (the SDK's HTTP and stdio entries validate each one; the
+ * in-memory pair carries what an SDK client built), and what the server sends is the SDK's
+ * own: within that union, the keys decide. The SDK's
+ * `isJSONRPCRequest` and its siblings would parse each message again with its schema,
+ * params and result included.
+ */
+type Keyed = Partial<Record<'method' | 'id' | 'result' | 'error', unknown>>;
+const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest =>
+  typeof (message as Keyed).method === 'string' && (message as Keyed).id !== undefined;
+const isNotification = (message: JSONRPCMessage): message is JSONRPCNotification =>
+  typeof (message as Keyed).method === 'string' && (message as Keyed).id === undefined;
+const isAnswer = (
+  message: JSONRPCMessage,
+): message is JSONRPCResultResponse | JSONRPCErrorResponse =>
+  (message as Keyed).method === undefined &&
+  ((message as Keyed).result !== undefined || (message as Keyed).error !== undefined);
+
 /**
  * The one place every MCP request passes, whichever transport carried it and whoever
  * answers it (our handlers, or the SDK itself for `initialize`, `ping`, `server/discover`,
@@ -47,73 +66,101 @@ export function traceConnection(
   telemetry: McpTelemetry,
   connection: TracedConnection,
 ): ConnectionTrace {
-  const pending = new Map<string | number, McpOperation>();
-  const openedAt = performance.now();
-  let peer: PeerFacts | undefined;
-  let deliver: Deliver | undefined = transport.onmessage;
+  const tracer = new ConnectionTracer(transport, telemetry, connection);
+  const { start, send } = transport;
+  // A transport's contract: its callbacks are set before `start()` (Protocol#connect sets
+  // `onmessage`, then starts it), and it delivers nothing before. Wrapping the handler
+  // there is a plain write, once per connection; a stateless 2026-07-28 request makes a
+  // server and a transport for itself, so this runs for every such request.
+  transport.start = function startTraced(this: Transport) {
+    const deliver = transport.onmessage;
+    if (deliver) {
+      // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's Transport has no addEventListener
+      transport.onmessage = (message, extra) => tracer.receive(deliver, message, extra);
+    }
+    return start.call(transport);
+  };
+  transport.send = function sendTraced(this: Transport, message: JSONRPCMessage, options) {
+    tracer.answered(message);
+    return send.call(transport, message, options);
+  };
+  return tracer;
+}
 
-  const traced: Deliver = (message, extra) => {
-    if (!deliver) return;
-    const request = isJSONRPCRequest(message);
-    if ((!request && !isJSONRPCNotification(message)) || !telemetry.recording) {
+/** The operations of one connection: started by what it receives, ended by its answers. */
+class ConnectionTracer implements ConnectionTrace {
+  /** The operations awaiting an answer; most connections carry one request at a time. */
+  private readonly pending = new Map<string | number, McpOperation>();
+  private readonly openedAt = performance.now();
+  private peer?: PeerFacts;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly telemetry: McpTelemetry,
+    private readonly connection: TracedConnection,
+  ) {}
+
+  receive(deliver: Deliver, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    const request = isRequest(message);
+    if (!request && !isNotification(message)) {
       deliver(message, extra);
       return;
     }
-    peer = extra?.request ? httpPeerOf(connection.platformRequestOf(extra)) : PIPE;
+    const { telemetry } = this;
+    // The tracer is looked up once per message, here (the meter where the operation records).
+    const tracer = telemetry.currentTracer();
+    if (!tracer && !telemetry.currentInstruments()) {
+      deliver(message, extra);
+      return;
+    }
+    const { connection } = this;
+    const peer = extra?.request ? httpPeerOf(connection.platformRequestOf(extra)) : PIPE;
+    this.peer = peer;
     const params = message.params as Record<string, unknown> | undefined;
-    const operation = new McpOperation(telemetry, {
-      method: message.method,
-      ...(request && { id: message.id }),
-      params,
-      sessionId: connection.era === 'legacy' ? transport.sessionId : undefined,
-      peer,
-      knownTarget: connection.knows(message.method, params?.name),
-      protocolVersion: () => connection.protocolVersion(extra),
-    });
-    if (request) pending.set(message.id, operation);
+    const operation = new McpOperation(
+      telemetry,
+      {
+        method: message.method,
+        id: request ? message.id : undefined,
+        params,
+        sessionId: connection.era === 'legacy' ? this.transport.sessionId : undefined,
+        peer,
+        knownTarget: connection.knows(message.method, params?.name),
+        protocolVersion: () => connection.protocolVersion(extra),
+      },
+      tracer,
+    );
+    if (request) this.pending.set(message.id, operation);
     else if (message.method === 'notifications/cancelled') {
       const cancelled = params?.requestId as string | number | undefined;
-      const abandoned = cancelled === undefined ? undefined : pending.get(cancelled);
+      const abandoned = cancelled === undefined ? undefined : this.pending.get(cancelled);
       abandoned?.abandon(CANCELLED);
-      if (abandoned) pending.delete(cancelled!);
+      if (abandoned) this.pending.delete(cancelled!);
     }
-    operation.run(() => deliver!(message, extra));
+    operation.run(deliver, message, extra);
     if (!request) operation.end();
-  };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => deliver && traced,
-    set: (value: Deliver | undefined) => {
-      deliver = value;
-    },
-  });
+  }
 
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options) => {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      const operation = message.id === undefined ? undefined : pending.get(message.id);
-      if (operation) {
-        pending.delete(message.id!);
-        operation.end(message);
-      }
-    }
-    return send(message, options);
-  };
+  answered(message: JSONRPCMessage): void {
+    if (!isAnswer(message) || message.id === undefined) return;
+    const operation = this.pending.get(message.id);
+    if (!operation) return;
+    this.pending.delete(message.id);
+    operation.end(message);
+  }
 
-  return {
-    close: () => {
-      for (const operation of pending.values()) operation.abandon(CONNECTION_CLOSED);
-      pending.clear();
-      if (!connection.session || !peer) return;
-      const instruments = telemetry.currentInstruments();
-      if (!instruments) return;
-      const attributes: Attributes = { [ATTR.NETWORK_TRANSPORT]: peer.transport };
-      if (peer.protocolName) attributes[ATTR.NETWORK_PROTOCOL_NAME] = peer.protocolName;
-      if (peer.protocolVersion) attributes[ATTR.NETWORK_PROTOCOL_VERSION] = peer.protocolVersion;
-      const version = connection.protocolVersion(undefined);
-      if (version) attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
-      instruments.sessionDuration.record((performance.now() - openedAt) / 1000, attributes);
-    },
-  };
+  close(): void {
+    for (const operation of this.pending.values()) operation.abandon(CONNECTION_CLOSED);
+    this.pending.clear();
+    const { peer } = this;
+    if (!this.connection.session || !peer) return;
+    const instruments = this.telemetry.currentInstruments();
+    if (!instruments) return;
+    const attributes: Attributes = { [ATTR.NETWORK_TRANSPORT]: peer.transport };
+    if (peer.protocolName) attributes[ATTR.NETWORK_PROTOCOL_NAME] = peer.protocolName;
+    if (peer.protocolVersion) attributes[ATTR.NETWORK_PROTOCOL_VERSION] = peer.protocolVersion;
+    const version = this.connection.protocolVersion(undefined);
+    if (version) attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
+    instruments.sessionDuration.record((performance.now() - this.openedAt) / 1000, attributes);
+  }
 }

@@ -1,11 +1,4 @@
-import type {
-  Attributes,
-  AttributeValue,
-  Context,
-  Link,
-  Span,
-  TextMapGetter,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, TextMapGetter, Tracer } from '@opentelemetry/api';
 import {
   METHOD_NOT_FOUND,
   type JSONRPCErrorResponse,
@@ -40,6 +33,11 @@ export interface OperationFacts {
   readonly protocolVersion: () => string | undefined;
 }
 
+/** The metric's attributes for a target the catalog does not have: no name, which a client chose. */
+const UNNAMED_METRIC_ATTRIBUTES = OPERATION_METRIC_ATTRIBUTES.filter(
+  (key) => key !== ATTR.GEN_AI_TOOL_NAME && key !== ATTR.GEN_AI_PROMPT_NAME,
+);
+
 /** Reads W3C `traceparent` / `tracestate` / `baggage` from `params._meta` (SEP-414). */
 const META_GETTER: TextMapGetter<Record<string, unknown>> = {
   keys: (carrier) => Object.keys(carrier),
@@ -72,68 +70,82 @@ export class McpOperation {
   /** The context the request is served in: its span's, or the caller's when none records. */
   readonly context: Context;
   private readonly span?: Span;
-  private readonly attributes: Attributes = {};
-  private readonly startedAt = performance.now();
+  /** The span's attributes, which the metric's are taken from when the operation ends. */
+  private readonly attributes: Attributes;
+  /** Set only when no recording span keeps the time (the metric reads the span's duration). */
+  private readonly startedAt?: number;
   private ended = false;
 
   constructor(
     private readonly telemetry: McpTelemetry,
     private readonly facts: OperationFacts,
+    tracer: Tracer | undefined = telemetry.currentTracer(),
   ) {
     const { api, options } = telemetry;
     const { method, id, params, peer } = facts;
-    const set = (key: string, value: AttributeValue | undefined) => {
-      if (value !== undefined) this.attributes[key] = value;
-    };
-    set(ATTR.MCP_METHOD_NAME, method);
-    if (id !== undefined && id !== null) set(ATTR.JSONRPC_REQUEST_ID, String(id));
+    const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: method };
+    if (id !== undefined && id !== null) attributes[ATTR.JSONRPC_REQUEST_ID] = String(id);
     let target: string | undefined;
     if (method === 'tools/call') {
-      set(ATTR.GEN_AI_OPERATION_NAME, EXECUTE_TOOL);
-      set(ATTR.GEN_AI_TOOL_NAME, stringOf(params?.name));
-      if (options.recordArguments)
-        set(ATTR.GEN_AI_TOOL_CALL_ARGUMENTS, json(params?.arguments ?? {}));
-      if (facts.knownTarget) target = stringOf(params?.name);
+      const name = stringOf(params?.name);
+      attributes[ATTR.GEN_AI_OPERATION_NAME] = EXECUTE_TOOL;
+      if (name !== undefined) attributes[ATTR.GEN_AI_TOOL_NAME] = name;
+      if (options.recordArguments) {
+        const recorded = json(params?.arguments ?? {});
+        if (recorded !== undefined) attributes[ATTR.GEN_AI_TOOL_CALL_ARGUMENTS] = recorded;
+      }
+      if (facts.knownTarget) target = name;
     } else if (method === 'prompts/get') {
-      set(ATTR.GEN_AI_PROMPT_NAME, stringOf(params?.name));
-      if (facts.knownTarget) target = stringOf(params?.name);
+      const name = stringOf(params?.name);
+      if (name !== undefined) attributes[ATTR.GEN_AI_PROMPT_NAME] = name;
+      if (facts.knownTarget) target = name;
     } else if (RESOURCE_METHODS.has(method)) {
-      set(ATTR.MCP_RESOURCE_URI, stringOf(params?.uri));
-      if (options.resourceUriInSpanName) target = stringOf(params?.uri);
+      const uri = stringOf(params?.uri);
+      if (uri !== undefined) attributes[ATTR.MCP_RESOURCE_URI] = uri;
+      if (options.resourceUriInSpanName) target = uri;
     }
-    set(ATTR.MCP_SESSION_ID, facts.sessionId);
-    set(ATTR.NETWORK_TRANSPORT, peer.transport);
-    set(ATTR.NETWORK_PROTOCOL_NAME, peer.protocolName);
-    set(ATTR.NETWORK_PROTOCOL_VERSION, peer.protocolVersion);
-    set(ATTR.CLIENT_ADDRESS, peer.address);
-    set(ATTR.CLIENT_PORT, peer.port);
+    if (facts.sessionId !== undefined) attributes[ATTR.MCP_SESSION_ID] = facts.sessionId;
+    attributes[ATTR.NETWORK_TRANSPORT] = peer.transport;
+    if (peer.protocolName !== undefined) attributes[ATTR.NETWORK_PROTOCOL_NAME] = peer.protocolName;
+    if (peer.protocolVersion !== undefined)
+      attributes[ATTR.NETWORK_PROTOCOL_VERSION] = peer.protocolVersion;
+    if (peer.address !== undefined) attributes[ATTR.CLIENT_ADDRESS] = peer.address;
+    if (peer.port !== undefined) attributes[ATTR.CLIENT_PORT] = peer.port;
+    // Known from the start but for `initialize`, which negotiates it (read again at the end).
+    const version = facts.protocolVersion();
+    if (version !== undefined) attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
+    this.attributes = attributes;
 
     const active = api.context.active();
     const meta = params?._meta;
     // The conventions: the client's context from `_meta` is the parent, and the ambient one
     // (an instrumented HTTP server's span) a link; without `_meta`, the ambient one parents.
     const parent = isRecord(meta) ? api.propagation.extract(active, meta, META_GETTER) : active;
-    const tracer = telemetry.currentTracer();
     if (!tracer) {
       this.context = parent;
+      this.startedAt = performance.now();
       return;
     }
     const ambient = api.trace.getSpanContext(active);
-    const links: Link[] =
-      ambient && api.isSpanContextValid(ambient) && api.trace.getSpanContext(parent) !== ambient
-        ? [{ context: ambient }]
-        : [];
-    this.span = tracer.startSpan(
+    const linked =
+      ambient !== undefined &&
+      api.trace.getSpanContext(parent) !== ambient &&
+      api.isSpanContextValid(ambient);
+    const span = tracer.startSpan(
       target === undefined ? method : `${method} ${target}`,
-      { kind: api.SpanKind.SERVER, attributes: this.attributes, links },
+      linked
+        ? { kind: api.SpanKind.SERVER, attributes, links: [{ context: ambient }] }
+        : { kind: api.SpanKind.SERVER, attributes },
       parent,
     );
-    this.context = api.trace.setSpan(parent, this.span);
+    this.span = span;
+    if (!hasDuration(span)) this.startedAt = performance.now();
+    this.context = api.trace.setSpan(parent, span);
   }
 
   /** Runs `serve` in this operation's context, so that what it starts is a child of the span. */
-  run(serve: () => void): void {
-    this.telemetry.api.context.with(this.context, serve);
+  run<A extends unknown[]>(serve: (...args: A) => void, ...args: A): void {
+    this.telemetry.api.context.with(this.context, serve, undefined, ...args);
   }
 
   /** A link to this operation's span, for work it starts that outlives it. */
@@ -188,22 +200,44 @@ export class McpOperation {
 
   private finish(): void {
     this.ended = true;
+    const { attributes, span } = this;
     const version = this.facts.protocolVersion();
-    if (version !== undefined) {
-      this.attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
-      this.span?.setAttribute(ATTR.MCP_PROTOCOL_VERSION, version);
+    if (version !== undefined && version !== attributes[ATTR.MCP_PROTOCOL_VERSION]) {
+      attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
+      span?.setAttribute(ATTR.MCP_PROTOCOL_VERSION, version);
     }
-    this.span?.end();
+    span?.end();
     const instruments = this.telemetry.currentInstruments();
     if (!instruments) return;
+    instruments.operationDuration.record(this.seconds(), this.measured(attributes));
+  }
+
+  /** The span's own duration when it keeps one, so that span and metric agree. */
+  private seconds(): number {
+    if (this.startedAt !== undefined) return (performance.now() - this.startedAt) / 1000;
+    const [seconds, nanos] = (this.span as unknown as TimedSpan).duration;
+    return seconds + nanos / 1e9;
+  }
+
+  /**
+   * The attributes of `mcp.server.operation.duration`: those of the span that stay few, and
+   * a tool or prompt name only when the catalog has it.
+   */
+  private measured(attributes: Attributes): Attributes {
     const measured: Attributes = {};
-    for (const key of OPERATION_METRIC_ATTRIBUTES) {
-      if (this.attributes[key] !== undefined) measured[key] = this.attributes[key];
+    const keys = this.facts.knownTarget ? OPERATION_METRIC_ATTRIBUTES : UNNAMED_METRIC_ATTRIBUTES;
+    for (const key of keys) {
+      const value = attributes[key];
+      if (value !== undefined) measured[key] = value;
     }
-    if (!this.facts.knownTarget) {
-      delete measured[ATTR.GEN_AI_TOOL_NAME];
-      delete measured[ATTR.GEN_AI_PROMPT_NAME];
-    }
-    instruments.operationDuration.record((performance.now() - this.startedAt) / 1000, measured);
+    return measured;
   }
 }
+
+/** An SDK span (`ReadableSpan`): its `duration` is set when it ends. */
+interface TimedSpan {
+  readonly duration: readonly [number, number];
+}
+
+const hasDuration = (span: Span): boolean =>
+  Array.isArray((span as Partial<TimedSpan>).duration) && span.isRecording();

@@ -95,6 +95,16 @@ describe('OpenTelemetry spans and metrics over HTTP', () => {
       }
     });
 
+    it('makes a span the tool starts a child of the request span', async () => {
+      const span = await spanOf(otel, 'tools/call', () =>
+        client.callTool('lookup_station', { city: 'Lyon' }),
+      );
+      const own = otel.spans.getFinishedSpans().filter((s) => s.name === 'station lookup');
+      expect(own).toHaveLength(1);
+      expect(own[0]!.spanContext().traceId).toBe(span.spanContext().traceId);
+      expect(own[0]!.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    });
+
     it('takes the parent from _meta.traceparent', async () => {
       const span = await spanOf(otel, 'tools/call', () =>
         client.sdk.callTool({

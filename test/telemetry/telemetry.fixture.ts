@@ -1,4 +1,5 @@
 import { Injectable, Module, type Type } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import { IsString } from 'class-validator';
 import {
   McpContext,
@@ -53,6 +54,16 @@ export class TelemetryTools {
     waitingCalls.count++;
     await new Promise((resolve) => call.signal.addEventListener('abort', resolve));
     return 'cancelled';
+  }
+
+  @McpTool({ name: 'lookup_station', description: 'Looks a station up, in a span of its own.' })
+  async lookupStation(query: WeatherQuery) {
+    // After an await, as an app's database call would be: the request's context must carry.
+    await new Promise((resolve) => setImmediate(resolve));
+    const span = trace.getTracer('telemetry-fixture').startSpan('station lookup');
+    span.setAttribute('station.city', query.city);
+    span.end();
+    return `station of ${query.city}`;
   }
 
   @McpResource({ uri: 'weather://cities', description: 'The cities with a forecast.' })
