@@ -1,3 +1,4 @@
+import type { AuthInfo } from 'nestjs-mcp';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What a caller may do: a reader searches and reads, an admin also changes the catalog. */
@@ -34,4 +35,6 @@ export interface TokenUser {
 export interface AuthenticatedRequest {
   readonly headers: IncomingHttpHeaders;
   user?: AuthenticatedUser;
+  /** In the OAuth mode, the access token the MCP endpoint verified (never set over REST). */
+  readonly auth?: AuthInfo;
 }

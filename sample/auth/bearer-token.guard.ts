@@ -38,6 +38,14 @@ export class BearerTokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
+    if (request.auth) {
+      // The OAuth mode: the MCP endpoint's `auth` option has verified the caller's access
+      // token already (`request.auth`). Its scopes decide the role, so that the REST routes
+      // published as tools serve the same callers as the other tools.
+      const role: Role = request.auth.scopes.includes('catalog.write') ? 'admin' : 'reader';
+      request.user = { ...request.user, role, scopes: request.auth.scopes };
+      return true;
+    }
     const [scheme, token] = (request.headers.authorization ?? '').split(' ');
     const role = scheme?.toLowerCase() === 'bearer' && token ? this.roles.get(token) : undefined;
     if (!role) {

@@ -17,9 +17,9 @@ export class ToolAuditLog implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscription = this.events.toolCalled.subscribe((event) => {
-      // A static token's role, or in the OAuth mode the client its access token was issued to.
+      // In the OAuth mode the client its access token was issued to, else a static token's role.
       const user = event.caller as Partial<AuthenticatedUser & TokenUser> | undefined;
-      const caller = user?.role ?? user?.clientId ?? 'anonymous';
+      const caller = user?.clientId ?? user?.role ?? 'anonymous';
       this.logger.log(
         `${caller} called ${event.tool} (${event.outcome}, ${event.durationMs.toFixed(1)} ms) ` +
           `with ${JSON.stringify(event.arguments)}`,

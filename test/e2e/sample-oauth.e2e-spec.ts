@@ -37,8 +37,8 @@ import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
 
 const logs = captureLogs();
 
-const READ_TOOLS = ['get_product', 'search_products'];
-const WRITE_TOOLS = ['create_product', 'delete_product'];
+const READ_TOOLS = ['catalog_get', 'get_product', 'search_products'];
+const WRITE_TOOLS = ['catalog_delete', 'catalog_update', 'create_product', 'delete_product'];
 /** A resource the authorization server also issues tokens for: another MCP server. */
 const OTHER_RESOURCE = 'https://other.example.com/mcp';
 const PUBLIC_RESOURCE = 'https://catalog.example.com/mcp';
@@ -263,6 +263,22 @@ describe.each(ADAPTERS)('the sample in OAuth mode on %s', (adapter) => {
       const deleted = await writer.callTool('delete_product', { id: created.structuredContent.id });
       expect(deleted.isError).toBeFalsy();
       expect(deleted.structuredContent.id).toBe(created.structuredContent.id);
+    });
+
+    it('runs the REST routes published as tools for OAuth callers, by the scopes of their tokens', async () => {
+      const { id } = (await writer.callTool('create_product', newProduct())).structuredContent;
+      const updated = await writer.callTool('catalog_update', { id, price: 24.5 });
+      expect(updated.isError, JSON.stringify(updated)).toBeFalsy();
+      expect(updated.structuredContent).toMatchObject({ id, price: 24.5 });
+      const fetched = await reader.callTool('catalog_get', { id });
+      expect(fetched.structuredContent).toMatchObject({ id, price: 24.5 });
+      // The reader's token grants no catalog.write: refused before the route runs.
+      const refused = await rpc(sample, 'modern', readToken, 'tools/call', {
+        name: 'catalog_delete',
+        arguments: { id },
+      });
+      expect(refused.status).toBe(403);
+      expect((await writer.callTool('catalog_delete', { id })).isError).toBeFalsy();
     });
   });
 
