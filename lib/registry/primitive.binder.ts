@@ -10,6 +10,7 @@ import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
 import { VisibilityFactory } from '../execution/visibility.factory.js';
 import type { McpSchemaOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { RegisteredPrimitive } from './primitive.registry.js';
+import { scopeRequirementOf } from './scope-requirement.reader.js';
 import type {
   Completer,
   RegisteredPrompt,
@@ -89,11 +90,17 @@ export class PrimitiveBinder {
     };
   }
 
-  /** What every published entry has: its key, its definition, who may see it. */
+  /** What every published entry has: its key, its definition, who may see it, its scopes. */
   private published<Definition>(
     method: DiscoveredMethod & { readonly definition: Definition },
     key: string,
   ): RegisteredPrimitive<Definition> {
-    return { key, definition: method.definition, isVisible: this.visibility.create(method) };
+    const scopes = scopeRequirementOf(method);
+    return {
+      key,
+      definition: method.definition,
+      isVisible: this.visibility.create(method),
+      ...(scopes && { scopes }),
+    };
   }
 }

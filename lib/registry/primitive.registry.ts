@@ -1,3 +1,4 @@
+import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { VisibilityCheck } from '../execution/visibility.factory.js';
 import type { McpCall } from '../execution/mcp-call.js';
@@ -10,6 +11,8 @@ export interface RegisteredPrimitive<Definition> {
   readonly isVisible: VisibilityCheck;
   /** Former keys that still find the entry (`get`), never listed (tool aliases). */
   readonly aliases?: readonly string[];
+  /** What `@McpScopes()` requires of a caller, when the entry has it. */
+  readonly scopes?: McpScopeRequirement;
 }
 
 /** One page of a list, as MCP list results carry it. */

@@ -26,7 +26,6 @@ import { PrimitiveBinder } from '../registry/primitive.binder.js';
 import { ProtocolServerFactory } from '../protocol/protocol-server.factory.js';
 import type { RegisteredResource, RegisteredTemplate } from '../registry/registered-primitives.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
-import { ScopeRequirements } from './scope-requirements.js';
 import { namedTool } from '../discovery/tool-name.resolver.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
 import { assertUniqueAliases } from './tool-names.check.js';
@@ -47,7 +46,6 @@ export class McpServerHost implements OnModuleInit {
   private serverFactory?: ProtocolServerFactory;
   private published?: McpCatalog;
   private hidden: readonly McpHiddenMethod[] = [];
-  private readonly scopeRequirements = new ScopeRequirements();
 
   constructor(
     /** The server's options, checked where they are provided (before anything injects them). */
@@ -76,13 +74,6 @@ export class McpServerHost implements OnModuleInit {
       resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
     );
     this.hidden = mine(explored.hidden).map(({ where, reason }) => ({ where, reason }));
-    for (const tool of tools) this.scopeRequirements.record('tool', tool.definition.name, tool);
-    for (const prompt of prompts) {
-      this.scopeRequirements.record('prompt', prompt.definition.name, prompt);
-    }
-    for (const resource of exploredResources) {
-      this.scopeRequirements.record('resource', resourceKey(resource), resource);
-    }
     const resources = exploredResources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
@@ -157,12 +148,10 @@ export class McpServerHost implements OnModuleInit {
     const described = this.explorer.describe('tool', provider, methodName, options);
     const tool = namedTool(described, this.options.naming);
     this.catalog.tools.add(this.binder.tool(tool, this.options.schema));
-    this.scopeRequirements.record('tool', tool.definition.name, tool);
   }
 
   /** Withdraws a tool (decorated or added); `false` when there was none by that name. */
   removeTool(name: string): boolean {
-    this.scopeRequirements.forget('tool', name);
     return this.catalog.tools.remove(name);
   }
 
@@ -170,12 +159,10 @@ export class McpServerHost implements OnModuleInit {
   addPrompt(provider: object, methodName: string, options: McpPromptOptions = {}): void {
     const prompt = this.explorer.describe('prompt', provider, methodName, options);
     this.catalog.prompts.add(this.binder.prompt(prompt));
-    this.scopeRequirements.record('prompt', prompt.definition.name, prompt);
   }
 
   /** Withdraws a prompt; `false` when there was none by that name. */
   removePrompt(name: string): boolean {
-    this.scopeRequirements.forget('prompt', name);
     return this.catalog.prompts.remove(name);
   }
 
@@ -185,12 +172,10 @@ export class McpServerHost implements OnModuleInit {
     const entry = this.binder.resource(resource);
     if ('template' in entry) this.catalog.templates.add(entry);
     else this.catalog.resources.add(entry);
-    this.scopeRequirements.record('resource', resourceKey(resource), resource);
   }
 
   /** Withdraws a resource by its URI, or a template by its URI template. */
   removeResource(uriOrTemplate: string): boolean {
-    this.scopeRequirements.forget('resource', uriOrTemplate);
     return (
       this.catalog.resources.remove(uriOrTemplate) || this.catalog.templates.remove(uriOrTemplate)
     );
@@ -217,20 +202,17 @@ export class McpServerHost implements OnModuleInit {
     const name = params?.name;
     const uri = params?.uri;
     if (method === 'tools/call' && typeof name === 'string') {
-      // An alias needs what the tool needs.
-      const requirement = this.scopeRequirements.of(
-        'tool',
-        this.catalog.tools.get(name)?.key ?? name,
-      );
+      // An alias finds the tool, and needs what the tool needs.
+      const requirement = this.catalog.tools.get(name)?.scopes;
       return requirement && { requirement, what: `tool '${name}'` };
     }
     if (method === 'prompts/get' && typeof name === 'string') {
-      const requirement = this.scopeRequirements.of('prompt', name);
+      const requirement = this.catalog.prompts.get(name)?.scopes;
       return requirement && { requirement, what: `prompt '${name}'` };
     }
     if (method === 'resources/read' && typeof uri === 'string') {
       const found = this.catalog.findResource(uri);
-      const requirement = found && this.scopeRequirements.of('resource', found.resource.key);
+      const requirement = found?.resource.scopes;
       return requirement && { requirement, what: `resource ${uri}` };
     }
     return undefined;
@@ -246,7 +228,17 @@ export class McpServerHost implements OnModuleInit {
 
   /** @internal Every scope `@McpScopes()` names on this server, sorted. */
   namedScopes(): string[] {
-    return this.scopeRequirements.named();
+    const { tools, prompts, resources, templates } = this.catalog;
+    const scopes = new Set<string>();
+    for (const registry of [tools, prompts, resources, templates]) {
+      for (const { scopes: requirement } of registry.entries()) {
+        if (!requirement) continue;
+        for (const scope of 'any' in requirement ? requirement.any : requirement.all) {
+          scopes.add(scope);
+        }
+      }
+    }
+    return [...scopes].toSorted();
   }
 
   /** @internal The factory of SDK servers, for the transports. */
@@ -265,9 +257,7 @@ export class McpServerHost implements OnModuleInit {
       );
     }
     catalog.resources.add(
-      manifestResource(this.options.name, uri, catalog, (tool) =>
-        this.scopeRequirements.of('tool', tool),
-      ),
+      manifestResource(this.options.name, uri, catalog, (tool) => catalog.tools.get(tool)?.scopes),
     );
   }
 
@@ -284,10 +274,6 @@ export class McpServerHost implements OnModuleInit {
     return value;
   }
 }
-
-/** The key a resource is published under: its URI, or its URI template. */
-const resourceKey = (resource: ExploredPrimitives['resources'][number]): string =>
-  resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate;
 
 /** Whether some entry of the app, on whichever server, is the completer's target. */
 function isExploredTarget(explored: ExploredPrimitives, { target }: DiscoveredCompleter): boolean {
