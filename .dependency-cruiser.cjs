@@ -19,10 +19,12 @@ const STAGES = [
   ['decorators', '^lib/decorators/'],
   ['schema', '^lib/schema/'],
   ['validation', '^lib/validation/'],
+  ['i18n', '^lib/i18n/'],
   ['discovery', '^lib/discovery/'],
   ['execution', '^lib/execution/'],
   ['registry', '^lib/registry/'],
   ['telemetry', '^lib/telemetry/'],
+  ['tasks', '^lib/tasks/'],
   ['protocol', '^lib/protocol/'],
   ['servers', '^lib/servers/'],
   ['oauth', '^lib/oauth/'],
@@ -31,6 +33,7 @@ const STAGES = [
   ['cli', '^lib/cli/'],
   ['testing', '^lib/testing/'],
   ['plugin', '^lib/plugin/'],
+  ['nestjs-i18n', '^lib/nestjs-i18n/'],
   ['module', '^lib/(index|mcp\\.module|mcp-core\\.module)\\.ts$'],
 ];
 

@@ -27,6 +27,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./lib/testing/index.ts', import.meta.url)),
       },
       {
+        find: /^nestjs-mcp\/i18n$/,
+        replacement: fileURLToPath(new URL('./lib/nestjs-i18n/index.ts', import.meta.url)),
+      },
+      {
         find: /^nestjs-mcp\/plugin$/,
         replacement: fileURLToPath(new URL('./lib/plugin/index.ts', import.meta.url)),
       },

@@ -7,6 +7,7 @@ import { MultiRoundToolsService } from './fixtures/multi-round-tools.service.js'
 import { PromptsService } from './fixtures/prompts.service.js';
 import { ResourcesService } from './fixtures/resources.service.js';
 import { SchemaToolsService } from './fixtures/schema-tools.service.js';
+import { TaskToolsService } from './fixtures/task-tools.service.js';
 
 /** The route of the MCP endpoint: `http://127.0.0.1:3001/mcp`. */
 export const MCP_PATH = 'mcp';
@@ -24,6 +25,9 @@ export const MCP_PATH = 'mcp';
       // Sessions for 2025-era clients: the 2025 suites exercise sampling, elicitation,
       // subscriptions and logging/setLevel, which need a server-to-client channel.
       http: { path: MCP_PATH, legacySessions: true },
+      // The task fixtures (tasks-* scenarios). The suite polls every 200 ms whatever the
+      // server suggests, so suggest the same; ten minutes outlast every scenario.
+      tasks: { ttlMs: 600_000, pollIntervalMs: 200 },
     }),
   ],
   providers: [
@@ -34,6 +38,7 @@ export const MCP_PATH = 'mcp';
     PromptsService,
     ResourcesService,
     SchemaToolsService,
+    TaskToolsService,
   ],
 })
 export class ConformanceModule {}

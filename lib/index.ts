@@ -121,3 +121,27 @@ export {
   type CallerRequestSource,
 } from './transports/caller.authenticator.js';
 export { ServerSelectionError } from './transports/server-host.selector.js';
+
+// Tasks (docs/tasks.md)
+export {
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+} from './tasks/in-memory-task.store.js';
+export { MCP_TASK_STORE } from './mcp.constants.js';
+// What a tool throws to end a call (or fail a task) with a JSON-RPC error.
+export { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+export type {
+  McpTask,
+  McpTaskError,
+  McpTaskEvent,
+  McpTaskPage,
+  McpTaskStatus,
+  McpTaskStore,
+  NewMcpTask,
+} from './interfaces/mcp-task-store.interface.js';
+export type {
+  McpTasksOptions,
+  McpToolTaskMode,
+  McpToolTaskOptions,
+} from './interfaces/mcp-task-options.interface.js';
+export type { McpTaskContext } from './interfaces/mcp-call-context.interface.js';

@@ -62,3 +62,10 @@ export const MCP_ARGS_METADATA = 'mcp:route-args';
  * @internal
  */
 export const MCP_DOCBLOCK_METADATA_FACTORY = '_MCP_DOCBLOCK_METADATA';
+
+/**
+ * The injection token of a server's task store (`McpTaskStore`): the `tasks.store` option,
+ * or the in-memory default. Inject it to read tasks from the app's own code.
+ * @publicApi
+ */
+export const MCP_TASK_STORE = Symbol('MCP_TASK_STORE');

@@ -14,7 +14,9 @@ import type {
   McpModuleAsyncOptions,
   McpModuleOptions,
 } from './interfaces/mcp-module-options.interface.js';
-import { ConfigurableModuleClass } from './mcp.module-definition.js';
+import { ConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+import { MCP_TASK_STORE } from './mcp.constants.js';
+import { InMemoryTaskStore } from './tasks/in-memory-task.store.js';
 import { checkMcpModuleAsyncOptions } from './options/mcp-module-async-options.validator.js';
 import {
   failingOptionsProvider,
@@ -53,6 +55,13 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     VisibilityFactory,
     ToolCallEventsPublisher,
     McpServerHost,
+    {
+      // The app's store, or one in this process; McpServerHost closes the one it made.
+      provide: MCP_TASK_STORE,
+      useFactory: (options: McpModuleOptions) =>
+        options.tasks?.store ?? new InMemoryTaskStore({ maxTasks: options.tasks?.maxTasks }),
+      inject: [MCP_MODULE_OPTIONS],
+    },
     ...mcpHttpProviders,
   ],
   exports: [McpServerHost],

@@ -1,5 +1,6 @@
 import { Logger, Module, ValidationPipe } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
+import { fileURLToPath } from 'node:url';
 import { McpModule, type McpModuleOptions } from 'nestjs-mcp';
 import { BearerTokenGuard } from './auth/bearer-token.guard.js';
 import { CatalogModule } from './catalog/catalog.module.js';
@@ -8,6 +9,13 @@ import { loadSampleConfig, type SampleConfig } from './sample.config.js';
 
 /** The route of the MCP endpoint: `http://127.0.0.1:3000/mcp`. */
 export const MCP_PATH = 'mcp';
+
+/**
+ * The translation files: `mcp.de.yaml` for every server, `catalog/mcp.de.yaml` for this one.
+ * Beside this file, so the sources (vitest) and dist-sample/ (`npm start`, which copies them)
+ * both find theirs.
+ */
+export const TRANSLATIONS_DIR = fileURLToPath(new URL('i18n', import.meta.url));
 
 /**
  * The options of the MCP server. By default `BearerTokenGuard` admits the two static tokens. With
@@ -25,7 +33,11 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
       'Tools for the product catalog of an online shop selling books, electronics, garden, ' +
       'kitchen and toy products. Use search_products to find products and their ids, then ' +
       'get_product for the details of one. Prices are in EUR. create_product and ' +
-      'delete_product change the catalog and need the catalog.write scope.',
+      'delete_product change the catalog and need the catalog.write scope, as does ' +
+      'reindex_catalog, which rebuilds the search index in a few seconds.',
+    // German beside English: `Accept-Language: de` gets the texts of i18n/*.yaml, any other
+    // language the English of the code (docs/i18n.md).
+    i18n: { defaultLocale: 'en', translations: TRANSLATIONS_DIR },
   };
   if (!config.oauth) return { ...server, http: { path: MCP_PATH, guards: [BearerTokenGuard] } };
 

@@ -7,8 +7,10 @@
 //   node scripts/build-sample.mjs -p tsconfig.x.json   another tsconfig
 //
 // The plugin is the built library's (dist/plugin/, `npm run build` first), loaded by the
-// package's own name as an app would load it.
-import { dirname, resolve } from 'node:path';
+// package's own name as an app would load it. The translation files (`*.yaml`, docs/i18n.md)
+// are copied beside the compiled files, where the sample looks for them at run time.
+import { cpSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -46,6 +48,16 @@ const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostic
 report(diagnostics);
 if (emitted.emitSkipped || diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error)) {
   process.exit(1);
+}
+copyAssets(config.options.rootDir ?? dirname(project), config.options.outDir);
+
+/** Copies what tsc does not emit, the YAML translation files, from `from` to the same paths in `to`. */
+function copyAssets(from, to) {
+  if (!to) return;
+  const files = readdirSync(from, { recursive: true, encoding: 'utf8' });
+  for (const file of files.filter((name) => name.endsWith('.yaml'))) {
+    cpSync(join(from, file), join(to, file));
+  }
 }
 
 /** Prints diagnostics as `tsc --pretty` does. */

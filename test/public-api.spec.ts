@@ -51,6 +51,11 @@ const PUBLIC_VALUES = [
   'CallerRefusedError',
   'ServerSelectionError',
   'MCP_AUTHORIZATION_ENV',
+  // Tasks
+  'InMemoryTaskStore',
+  'MCP_TASK_STORE',
+  'ProtocolError',
+  'ProtocolErrorCode',
 ];
 
 describe('the public API', () => {

@@ -9,6 +9,7 @@ import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.in
 import { McpExecutionContext } from '../context/mcp-execution-context.js';
 import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
 import { defaultCallerScopes, toScopeList } from './caller-scopes.js';
+import { modelMessage, withModelMessage } from '../content/model-messages.js';
 
 const list = (scopes: readonly string[]) => (scopes.length > 0 ? scopes.join(', ') : 'none');
 
@@ -33,14 +34,21 @@ export class McpScopesGuard implements CanActivate {
       : toScopeList(defaultCallerScopes(context.switchToHttp().getRequest()));
     if ('any' in requirement) {
       if (requirement.any.some((scope) => granted.includes(scope))) return true;
-      throw new ForbiddenException(
-        `Missing scope: one of ${list(requirement.any)} is required; the caller has ${list(granted)}.`,
+      // Marked with its message id, so that the call's answer is in the caller's language.
+      const params = { scopes: list(requirement.any), granted: list(granted) };
+      throw withModelMessage(
+        new ForbiddenException(modelMessage('missingScope', params)),
+        'missingScope',
+        params,
       );
     }
     const missing = requirement.all.filter((scope) => !granted.includes(scope));
     if (missing.length === 0) return true;
-    throw new ForbiddenException(
-      `Missing scope(s): ${list(missing)}; the caller has ${list(granted)}.`,
+    const params = { scopes: list(missing), granted: list(granted) };
+    throw withModelMessage(
+      new ForbiddenException(modelMessage('missingScopes', params)),
+      'missingScopes',
+      params,
     );
   }
 }

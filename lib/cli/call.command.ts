@@ -6,6 +6,7 @@ import { openCliApp } from './cli-app.context.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
 import { formatCallResult } from './call-result.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';
+import { environmentLocale } from '../i18n/locale.negotiator.js';
 
 /**
  * `nestjs-mcp call <module> <tool> --args '<json>'`: one `tools/call` through an in-process
@@ -33,7 +34,12 @@ export async function callCommand(
     }
     const request = await resolveCallerRequest(headers && { headers });
     await authenticateCaller(app, host, request);
-    const requester = await InProcessRequester.connect(host, { request });
+    // The language of the server's texts: --locale, else the environment's (docs/i18n.md).
+    const locale = args.locales?.[0] ?? environmentLocale();
+    const requester = await InProcessRequester.connect(host, {
+      request,
+      ...(locale !== undefined && { locale }),
+    });
     let result: Record<string, any>;
     try {
       result = await requester.request('tools/call', {

@@ -18,7 +18,7 @@ export interface CliArguments {
   readonly server?: string;
   /** contract: one `--as` per caller, as typed (`reader=Authorization: Bearer x`). */
   readonly callers?: readonly string[];
-  /** contract: the `--locale` labels, as typed. */
+  /** contract: the `--locale` labels, as typed; list, call, serve: the one locale. */
   readonly locales?: readonly string[];
   /** contract: the file to write (`-` for stdout). */
   readonly out?: string;
@@ -100,7 +100,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   if (command === 'contract') checkContractArguments(values, module);
   else {
-    for (const flag of ['as', 'locale', 'out', 'check'] as const) {
+    checkSingleLocale(values.locale);
+    for (const flag of ['as', 'out', 'check'] as const) {
       const value = values[flag];
       if (Array.isArray(value) ? value.length > 0 : value !== undefined) {
         throw new CliUsageError(`--${flag} is for the contract command. ${HELP_HINT}`);
@@ -148,6 +149,19 @@ function checkContractArguments(
       throw new CliUsageError(`--locale ${locale} is given twice; give each locale once.`);
     }
     seen.add(locale.toLowerCase());
+  }
+}
+
+/** list, call and serve take one `--locale` (the language of the server's texts). */
+function checkSingleLocale(locales: readonly string[]): void {
+  if (locales.length > 1) {
+    throw new CliUsageError(
+      `--locale is given ${locales.length} times; list, call and serve take one (contract takes several).`,
+    );
+  }
+  const [locale] = locales;
+  if (locale !== undefined && !LOCALE.test(locale)) {
+    throw new CliUsageError(`--locale needs a language tag such as de or en-US (got "${locale}").`);
   }
 }
 

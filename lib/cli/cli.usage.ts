@@ -28,7 +28,8 @@ Options:
                       caller without credentials, the default); the file records the
                       label, or for a caller without one its header names and a hash
   --locale <tag>      contract: a locale, sent as Accept-Language (repeatable; "default"
-                      is the server's own texts, the default)
+                      is the server's own texts, the default); list, call, serve: the
+                      language of a server with i18n (default: LC_ALL, LC_MESSAGES or LANG)
   -h, --help          show this help
 
 Exit codes: 0 ok, 1 the tool answered isError, the contract changed (or the app failed),

@@ -5,6 +5,7 @@ import { EXIT_OK } from './cli-usage.error.js';
 import { formatCatalogs } from './catalog.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';
 import { describeServer } from './server-catalog.js';
+import { environmentLocale } from '../i18n/locale.negotiator.js';
 
 /**
  * `nestjs-mcp list <module>`: every server (or `--server`), its tools and their schemas;
@@ -18,7 +19,8 @@ export async function listCommand(args: CliArguments, out: NodeJS.WritableStream
       args.server === undefined ? listServerHosts(app) : [selectServerHost(app, args.server)];
     // selectServerHost explains an app without a server.
     if (hosts.length === 0) selectServerHost(app);
-    const catalogs = hosts.map((host) => describeServer(host, args.hidden === true));
+    const locale = args.locales?.[0] ?? environmentLocale();
+    const catalogs = hosts.map((host) => describeServer(host, args.hidden === true, locale));
     out.write(
       args.json
         ? `${JSON.stringify({ servers: catalogs }, null, 2)}\n`

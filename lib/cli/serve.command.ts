@@ -12,5 +12,6 @@ export async function serveCommand(args: CliArguments): Promise<void> {
   await bootstrapStdio(module, {
     ...(headers && { request: { headers } }),
     ...(args.server !== undefined && { server: args.server }),
+    ...(args.locales?.[0] !== undefined && { locale: args.locales[0] }),
   });
 }

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { McpNamingTarget } from '../interfaces/mcp-naming.interface.js';
+import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
 
@@ -11,6 +12,8 @@ export interface DiscoveredTool extends DiscoveredMethod {
   readonly aliases?: readonly string[];
   /** Present when the name is the default one, which a server's `naming` option replaces. */
   readonly naming?: McpNamingTarget;
+  /** How the tool runs as an MCP task (`@McpTool({ task })`); absent: never. */
+  readonly task?: McpToolTaskOptions;
   /** Checks results against the declared output (`@McpTool({ output })`), if any. */
   readonly outputValidator?: ToolOutputValidator;
   /**

@@ -20,6 +20,7 @@ import { recordParameterLayout } from './method-parameters.reader.js';
 import { readRoute, routeAnnotations } from './route-metadata.reader.js';
 import { createRouteToolArguments } from './route-tool-arguments.factory.js';
 import { checkedAliases, defaultToolName, namingTargetOf } from './tool-name.resolver.js';
+import { checkedTaskOption } from './tool-task.option.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
 
@@ -74,6 +75,7 @@ export class ToolDefinitionFactory {
       );
     }
     const { output } = options;
+    const task = checkedTaskOption(options.task, where);
     const inputSchema =
       options.inputSchema ??
       route?.inputSchema ??
@@ -103,6 +105,7 @@ export class ToolDefinitionFactory {
       definition,
       where,
       aliases: checkedAliases(options.aliases, name, where),
+      ...(task && { task }),
       // A default name: each server's `naming` option may give another (McpServerHost).
       ...(options.name === undefined && { naming: namingTargetOf(target, methodName) }),
       wrapper,

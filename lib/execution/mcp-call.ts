@@ -14,7 +14,9 @@ import type {
   McpCallContext,
   McpPhase,
   McpPrimitiveKind,
+  McpTaskContext,
 } from '../interfaces/mcp-call-context.interface.js';
+import type { LocalizedTexts } from '../i18n/localized-texts.js';
 import type { CallPhases } from './call-phases.js';
 import { DetachedResponse } from './detached-response.js';
 import type { ArgumentsValidation } from '../validation/dto-arguments.validator.js';
@@ -23,6 +25,8 @@ import type { ArgumentsValidation } from '../validation/dto-arguments.validator.
 export interface TransportContext {
   readonly request?: unknown;
   readonly response?: unknown;
+  /** The locale the transport settled on (HTTP: negotiated once per request; stdio, CLI). */
+  readonly locale?: string;
 }
 
 /** What the protocol layer knows about one request, shared by the calls it makes. */
@@ -36,6 +40,28 @@ export interface RequestScope {
   readonly legacyClientCapabilities: () => ClientCapabilities | undefined;
   /** Signs request state for the next round of an input-required flow. */
   readonly mintRequestState: (state: unknown, serverContext: ServerContext) => Promise<string>;
+  /** Verifies a state minted for this request and returns what was minted. */
+  readonly verifyRequestState: (state: string, serverContext: ServerContext) => Promise<unknown>;
+  /** The language negotiated for this request (docs/i18n.md). */
+  readonly locale?: string;
+  /** The library's words to the model in that language; absent without `i18n`. */
+  readonly texts?: LocalizedTexts;
+}
+
+/** The language of calls when the server has no `i18n` option. */
+export const DEFAULT_LOCALE = 'en';
+
+/**
+ * What running as a task changes in a call (set by the task runner): the signal aborts on
+ * cancel or TTL expiry, progress becomes status messages, and the answers of a round of
+ * questions asked inside the task come from the task, not from the request.
+ */
+export interface TaskBinding extends McpTaskContext {
+  readonly signal: AbortSignal;
+  /** The answers of the task's current round; `undefined` before its first question. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** What the method minted with its questions inside the task (verified). */
+  readonly requestState?: unknown;
 }
 
 /**
@@ -54,6 +80,10 @@ export class McpCall implements McpCallContext {
   validation: ArgumentsValidation<object | undefined> = { ok: true, value: undefined };
   /** Set by the protocol layer when telemetry times the phases of this call. */
   phases?: CallPhases;
+  /** Set by the task runner when the call runs as a task. */
+  taskBinding?: TaskBinding;
+  /** Told when guards and interceptors let the call reach the method (the task runner). */
+  onMethodReached?: () => void;
   readonly arguments: Readonly<Record<string, unknown>>;
   private callerScopes?: readonly string[];
   private response?: DetachedResponse;
@@ -93,8 +123,26 @@ export class McpCall implements McpCallContext {
     return this.scope.serverContext.mcpReq.id;
   }
 
-  get signal() {
-    return this.scope.serverContext.mcpReq.signal;
+  get signal(): AbortSignal {
+    return this.taskBinding?.signal ?? this.scope.serverContext.mcpReq.signal;
+  }
+
+  get locale(): string {
+    return this.scope.locale ?? DEFAULT_LOCALE;
+  }
+
+  /** @internal The library's words to the model in this call's locale, with `i18n`. */
+  get texts(): LocalizedTexts | undefined {
+    return this.scope.texts;
+  }
+
+  get task(): McpTaskContext | undefined {
+    return this.taskBinding;
+  }
+
+  /** The request scope, for the task runner to make the calls of later rounds. */
+  get requestScope(): RequestScope {
+    return this.scope;
   }
 
   get httpRequest() {
@@ -110,6 +158,13 @@ export class McpCall implements McpCallContext {
   }
 
   async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    if (this.taskBinding) {
+      // A task has no open request to notify: its progress is its status message.
+      if (!(progress > this.lastProgress) || this.signal.aborted) return;
+      this.lastProgress = progress;
+      const of = total === undefined ? `${progress}` : `${progress}/${total}`;
+      return this.taskBinding.setStatus(message === undefined ? of : `${message} (${of})`);
+    }
     const progressToken = this.serverContext.mcpReq._meta?.progressToken as
       ProgressToken | undefined;
     // The protocol wants rising values, and nothing once the call has ended.
@@ -129,26 +184,48 @@ export class McpCall implements McpCallContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    // A task outlives its request: there is no stream left to log to (the extension
+    // defines no log notifications for tasks).
+    if (this.taskBinding) return Promise.resolve();
     // The SDK applies the level the client asked for (per session or per request).
     return this.serverContext.mcpReq.log(level, data, logger);
   }
 
   input(key: string): InputResponseView {
-    return inputResponse(this.serverContext.mcpReq.inputResponses, key);
+    return inputResponse(this.inputResponses, key);
   }
 
   acceptedInput<T extends Record<string, unknown> = Record<string, unknown>>(
     key: string,
   ): T | undefined {
-    return acceptedContent<T>(this.serverContext.mcpReq.inputResponses, key);
+    return acceptedContent<T>(this.inputResponses, key);
   }
 
   requestState<T = unknown>(): T | undefined {
+    const binding = this.taskBinding;
+    if (binding?.inputResponses !== undefined) return binding.requestState as T | undefined;
     return this.serverContext.mcpReq.requestState<T>();
   }
 
   mintRequestState<T>(state: T): Promise<string> {
     return this.scope.mintRequestState(state, this.serverContext);
+  }
+
+  /** The answers of this round: the task's once it asked inside the task, else the request's. */
+  private get inputResponses() {
+    return (this.taskBinding?.inputResponses ??
+      this.serverContext.mcpReq.inputResponses) as typeof this.serverContext.mcpReq.inputResponses;
+  }
+
+  /**
+   * Guards and interceptors let the call through: its parameters are being resolved (once
+   * per parameter; what listens must not mind being told twice).
+   */
+  methodReached(): void {
+    // Invalid arguments are refused where they are resolved: the method is not reached.
+    if (!this.validation.ok) return;
+    this.phases?.methodReached();
+    this.onMethodReached?.();
   }
 
   /** The validated DTO instance, or the validation failure raised as an error. */

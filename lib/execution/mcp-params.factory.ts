@@ -14,7 +14,7 @@ export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
     const [request, , call] = args as [Record<string, any> | undefined, unknown, McpCall];
     // Parameters are resolved once guards and interceptors have let the call through.
-    call.phases?.methodReached();
+    call.methodReached();
     switch (type) {
       case McpParamtype.ARGUMENTS:
       case RouteParamtypes.BODY:

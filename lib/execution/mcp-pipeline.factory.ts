@@ -4,7 +4,7 @@ import type { DiscoveredMethod } from '../discovery/discovered-method.interface.
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_ARGS_METADATA, MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
-import { REQUEST_CONTEXT_ID, withoutGlobalFilters } from '../utils/nest-internals.js';
+import { REQUEST_CONTEXT_ID, withMcpFilters } from '../utils/nest-internals.js';
 import { withControllerHost } from './controller-host.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpCall } from './mcp-call.js';
@@ -32,10 +32,9 @@ export class McpPipelineFactory {
     private readonly moduleRef: ModuleRef,
     @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
   ) {
-    this.pipeline =
-      options.useGlobalFilters === false
-        ? withoutGlobalFilters(externalContextCreator)
-        : externalContextCreator;
+    this.pipeline = withMcpFilters(externalContextCreator, {
+      globalFilters: options.useGlobalFilters !== false,
+    });
   }
 
   create(method: DiscoveredMethod): McpPipeline {

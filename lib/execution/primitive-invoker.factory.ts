@@ -68,8 +68,12 @@ export class PrimitiveInvokerFactory {
         // A multi round-trip answer (`inputRequired(...)`) goes to the SDK as it is.
         return isInputRequiredResult(returned) ? returned : finish(returned, call, uri);
       } catch (error) {
-        throw toProtocolError(error, { era: call.era, uri }, (unexpected) =>
-          reportUnexpectedError(this.logger, what, method, unexpected),
+        throw toProtocolError(
+          error,
+          { era: call.era, uri },
+          (unexpected) =>
+            reportUnexpectedError(this.logger, what, method, unexpected, call.signal.aborted),
+          call.texts,
         );
       }
     };

@@ -8,14 +8,22 @@ import { HttpException, NotFoundException } from '@nestjs/common';
 import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { formatIssues } from '../validation/dto-arguments.validator.js';
-import { describeHttpException, type UnexpectedErrorReporter } from './tool-error.mapper.js';
+import { modelMessage } from '../content/model-messages.js';
+import type { LocalizedTexts } from '../i18n/localized-texts.js';
+import { describeHttpException, say, type UnexpectedErrorReporter } from './tool-error.mapper.js';
 
 /**
  * "Resource not found" as the negotiated revision words it: `-32002` for 2025-era
  * clients (2025-11-25), `-32602` with `data.uri` for 2026-07-28.
  */
-export function resourceNotFound(uri: string, era: ProtocolEra): ProtocolError {
-  const message = `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what this server offers.`;
+export function resourceNotFound(
+  uri: string,
+  era: ProtocolEra,
+  texts?: LocalizedTexts,
+): ProtocolError {
+  const message = texts
+    ? texts.message('resourceNotFound', { uri })
+    : modelMessage('resourceNotFound', { uri });
   return era === 'modern'
     ? new ResourceNotFoundError(uri, message)
     : new ProtocolError(ProtocolErrorCode.ResourceNotFound, message, { uri });
@@ -38,21 +46,24 @@ export function toProtocolError(
   error: unknown,
   target: { readonly era: ProtocolEra; readonly uri?: string },
   reportUnexpected: UnexpectedErrorReporter,
+  texts?: LocalizedTexts,
 ): ProtocolError {
   if (error instanceof ProtocolError) return error;
   if (error instanceof InvalidArgumentsError) {
-    return new ProtocolError(ProtocolErrorCode.InvalidParams, formatIssues(error.issues), {
-      issues: error.issues,
+    const issues = texts ? texts.issues(error.issues) : error.issues;
+    const heading = texts && say(texts, 'invalidArguments');
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, formatIssues(issues, heading), {
+      issues,
     });
   }
   if (error instanceof NotFoundException && target.uri !== undefined) {
-    return resourceNotFound(target.uri, target.era);
+    return resourceNotFound(target.uri, target.era, texts);
   }
   if (error instanceof McpToolError) {
     return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   }
   if (error instanceof HttpException) {
-    const { text, statusCode } = describeHttpException(error);
+    const { text, statusCode } = describeHttpException(error, texts);
     const code =
       statusCode < 500 ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
     return new ProtocolError(code, text, { statusCode });

@@ -1,10 +1,18 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { HttpException } from '@nestjs/common';
+import { ForbiddenException, HttpException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import { errorResult } from '../content/error-result.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { formatIssues } from '../validation/dto-arguments.validator.js';
+import {
+  modelMessage,
+  modelMessageOf,
+  type ModelMessageId,
+  type ModelMessageParams,
+  type ModelMessageRef,
+} from '../content/model-messages.js';
+import type { LocalizedTexts } from '../i18n/localized-texts.js';
 
 /** Logs an unexpected error in full and returns a reference the caller may quote. */
 export type UnexpectedErrorReporter = (error: unknown) => string;
@@ -14,29 +22,70 @@ export interface ToolErrorHints {
   readonly retryAfterSeconds?: number;
 }
 
-/** A Nest `HttpException` in words: "<error> (<status>): <message>", and its body. */
-export function describeHttpException(exception: HttpException) {
+/** A library message in the call's language, or in English without `i18n`. */
+export const say = (
+  texts: LocalizedTexts | undefined,
+  id: ModelMessageId,
+  params?: ModelMessageParams,
+): string => (texts ? texts.message(id, params) : modelMessage(id, params));
+
+/** Nest's words when a guard returns `false` (GuardsConsumer). */
+const GUARD_REFUSAL = 'Forbidden resource';
+
+/** The library message an exception words: one it marked, or Nest's guard refusal. */
+function libraryMessageOf(exception: HttpException, message: string): ModelMessageRef | undefined {
+  const marked = modelMessageOf(exception);
+  if (marked) return marked;
+  return exception instanceof ForbiddenException && message === GUARD_REFUSAL
+    ? { id: 'forbidden', params: {} }
+    : undefined;
+}
+
+/**
+ * A Nest `HttpException` in words: "<error> (<status>): <message>", and its body; with
+ * `texts`, a message of the library (a guard's refusal, missing scopes) in their language.
+ */
+export function describeHttpException(exception: HttpException, texts?: LocalizedTexts) {
   const statusCode = exception.getStatus();
   const response = exception.getResponse();
   const body =
     typeof response === 'string' ? { message: response } : (response as Record<string, unknown>);
-  const message = Array.isArray(body.message)
+  let message = Array.isArray(body.message)
     ? body.message.join('; ')
     : String(body.message ?? exception.message);
+  const library = texts && libraryMessageOf(exception, message);
+  if (library) message = texts.message(library.id, library.params);
   const error = typeof body.error === 'string' ? body.error : (STATUS_CODES[statusCode] ?? 'Error');
-  return { statusCode, error, message, body, text: `${error} (${statusCode}): ${message}` };
+  const localized = library !== undefined;
+  return {
+    statusCode,
+    error,
+    message,
+    body,
+    localized,
+    text: `${error} (${statusCode}): ${message}`,
+  };
 }
 
-function httpExceptionResult(exception: HttpException, hints: ToolErrorHints): CallToolResult {
-  const { statusCode, error, message, body, text } = describeHttpException(exception);
+function httpExceptionResult(
+  exception: HttpException,
+  hints: ToolErrorHints,
+  texts: LocalizedTexts | undefined,
+): CallToolResult {
+  const { statusCode, error, message, body, text, localized } = describeHttpException(
+    exception,
+    texts,
+  );
   const { retryAfterSeconds } = hints;
-  const wait = retryAfterSeconds ? ` Retry after ${retryAfterSeconds} seconds.` : '';
+  const wait = retryAfterSeconds
+    ? ` ${say(texts, 'retryAfter', { seconds: retryAfterSeconds })}`
+    : '';
   return errorResult(`${text}${wait}`, {
     ...body,
     ...(retryAfterSeconds && { retryAfterSeconds }),
     statusCode,
     error,
-    message: body.message ?? message,
+    message: localized ? message : (body.message ?? message),
   });
 }
 
@@ -58,18 +107,17 @@ export function toolErrorToResult(
   error: unknown,
   reportUnexpected: UnexpectedErrorReporter,
   hints: ToolErrorHints = {},
+  texts?: LocalizedTexts,
 ): CallToolResult {
   if (error instanceof InvalidArgumentsError) {
-    return errorResult(formatIssues(error.issues), {
+    const issues = texts ? texts.issues(error.issues) : error.issues;
+    return errorResult(formatIssues(issues, texts?.message('invalidArguments')), {
       error: 'invalid_arguments',
-      issues: error.issues,
+      issues,
     });
   }
   if (error instanceof McpToolError) return errorResult(error.message, error.data);
-  if (error instanceof HttpException) return httpExceptionResult(error, hints);
+  if (error instanceof HttpException) return httpExceptionResult(error, hints, texts);
   const reference = reportUnexpected(error);
-  return errorResult(
-    `Internal error: the tool failed unexpectedly (reference ${reference}). ` +
-      `The details were logged on the server; retrying with the same arguments may fail again.`,
-  );
+  return errorResult(say(texts, 'internalError', { reference }));
 }

@@ -1,5 +1,6 @@
 import {
   isInputRequiredResult,
+  ProtocolError,
   type CallToolResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
@@ -56,11 +57,20 @@ export class ToolInvokerFactory {
           ? returned
           : normalizeToolResult(returned, { structured: tool.outputValidator !== undefined });
       } catch (error) {
+        // A task records a JSON-RPC error the method throws as `failed` (the task runner).
+        if (call.taskBinding && error instanceof ProtocolError) throw error;
         outcome = toolErrorToResult(
           error,
           (unexpected) =>
-            reportUnexpectedError(this.logger, `Tool "${call.name}"`, tool, unexpected),
+            reportUnexpectedError(
+              this.logger,
+              `Tool "${call.name}"`,
+              tool,
+              unexpected,
+              call.signal.aborted,
+            ),
           { retryAfterSeconds: retryAfterOf(call.detachedResponse) },
+          call.texts,
         );
       }
       // A declared output is checked last, error results included (ToolOutputValidator).

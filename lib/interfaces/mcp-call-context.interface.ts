@@ -18,6 +18,14 @@ export type McpPhase = 'list' | 'call';
 /** The kind of MCP primitive a call or a listing check is about. */
 export type McpPrimitiveKind = 'tool' | 'prompt' | 'resource';
 
+/** The task a call runs as (`ctx.task`). */
+export interface McpTaskContext {
+  /** The task id the client polls. */
+  readonly id: string;
+  /** Shows the client what the task is doing now (its `statusMessage`). */
+  setStatus(message: string): Promise<void>;
+}
+
 /**
  * One call of a tool, prompt or resource, as guards, interceptors, filters and
  * `@McpContext()` parameters see it. It also carries what a long call needs: progress,
@@ -66,6 +74,17 @@ export interface McpCallContext {
   readonly httpRequest: unknown;
   /** The MCP SDK's own request context, for what this interface does not cover. */
   readonly serverContext: ServerContext;
+  /**
+   * The language of this call's texts: negotiated from `Accept-Language` over HTTP, from
+   * the `locale` option or the environment over stdio (docs/i18n.md); the default locale,
+   * or `'en'` without `i18n`.
+   */
+  readonly locale: string;
+  /**
+   * The task this call runs as (`@McpTool({ task })`, docs/tasks.md), or `undefined` when
+   * it answers in the request.
+   */
+  readonly task: McpTaskContext | undefined;
 
   /**
    * Reports progress to the client, when it asked for it (it sent a `progressToken`);

@@ -1,6 +1,8 @@
 import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import type { McpToolNaming } from './mcp-naming.interface.js';
+import type { McpI18nOptions } from './mcp-i18n-options.interface.js';
+import type { McpTasksOptions } from './mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
 /** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
@@ -86,6 +88,14 @@ export interface McpHttpOptions {
    * @default false (2025-era clients are served statelessly, without those features)
    */
   legacySessions?: boolean | LegacySessionOptions;
+  /**
+   * Answers the stateless requests that dominate traffic (`tools/call`, the lists,
+   * `prompts/get`, `resources/read`, `server/discover`) on a lean path that skips the SDK's
+   * web-standard HTTP entry, with the same answers (docs/performance.md). `false` sends
+   * every request through the SDK's entry.
+   * @default true
+   */
+  leanPath?: boolean;
 }
 
 /** Options of `McpModule.forRoot()` (and what `forRootAsync()`'s factory returns). */
@@ -181,6 +191,18 @@ export interface McpModuleOptions {
    * @default false
    */
   manifest?: boolean | string;
+  /**
+   * Where MCP tasks are kept and for how long (docs/tasks.md); tools become tasks with
+   * `@McpTool({ task })`.
+   * @default an in-memory store, tasks readable for an hour
+   */
+  tasks?: McpTasksOptions;
+  /**
+   * Titles, descriptions, instructions and messages in the client's language, from YAML
+   * translation files (docs/i18n.md).
+   * @default none: the texts the code gives
+   */
+  i18n?: McpI18nOptions;
 }
 
 /** The form of the argument schemas a server lists; the server enforces what it lists. */

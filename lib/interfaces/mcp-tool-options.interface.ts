@@ -2,6 +2,7 @@ import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
 import type { JsonSchema } from './json-schema.interface.js';
 import type { McpMembershipOptions } from './mcp-group-options.interface.js';
+import type { McpToolTaskMode, McpToolTaskOptions } from './mcp-task-options.interface.js';
 
 /**
  * What a tool returns, for its `outputSchema`: a DTO class described by the same
@@ -85,4 +86,12 @@ export interface McpToolOptions extends McpMembershipOptions {
    * keep the decorator and its options while a tool is withdrawn.
    */
   hidden?: string;
+  /**
+   * Runs the tool as an MCP task (docs/tasks.md): the client gets a task id at once, polls
+   * its status, answers its questions and may cancel it, without holding a request open.
+   * `'optional'` when the client asks for a task, `'required'` always.
+   * @example task: { mode: 'optional', ttlMs: 600_000 }
+   * @default never a task
+   */
+  task?: McpToolTaskMode | McpToolTaskOptions;
 }

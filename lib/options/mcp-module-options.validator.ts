@@ -4,6 +4,8 @@ import { invalidOptionsMessage } from '../mcp.messages.js';
 import { authOptionsProblems } from './auth-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';
+import { tasksOptionsProblems } from './tasks-options.validator.js';
+import { i18nOptionsProblems } from './i18n-options.validator.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 import {
   booleanProblem,
@@ -129,6 +131,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
         }
       }
       check(booleanProblem('http.dnsRebindingProtection', dnsRebindingProtection));
+      check(booleanProblem('http.leanPath', http.leanPath));
       if (path !== undefined && typeof path !== 'string')
         problems.push('"http.path" must be a string such as \'mcp\'');
       if (guards !== undefined) {
@@ -141,6 +144,8 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   problems.push(...authOptionsProblems(options.auth));
   problems.push(...telemetryOptionsProblems(options.telemetry));
   problems.push(...namingOptionsProblems(options.naming, options.manifest));
+  problems.push(...tasksOptionsProblems(options.tasks));
+  problems.push(...i18nOptionsProblems(options.i18n));
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
   return options as unknown as McpModuleOptions;
 }

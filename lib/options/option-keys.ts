@@ -2,6 +2,8 @@ import type {
   McpAuthIntrospectionOptions,
   McpAuthOptions,
 } from '../interfaces/mcp-auth-options.interface.js';
+import type { McpI18nOptions } from '../interfaces/mcp-i18n-options.interface.js';
+import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from '../interfaces/mcp-telemetry-options.interface.js';
 import type {
   LegacySessionOptions,
@@ -47,6 +49,7 @@ export const HTTP_OPTION_KEYS = {
   maxJsonDepth: VALUE,
   shutdownTimeoutMs: VALUE,
   legacySessions: LEGACY_SESSION_OPTION_KEYS,
+  leanPath: VALUE,
 } as const satisfies OptionKeysOf<McpHttpOptions>;
 
 export const REQUEST_STATE_OPTION_KEYS = {
@@ -85,6 +88,20 @@ export const TELEMETRY_OPTION_KEYS = {
   phaseSpans: VALUE,
 } as const satisfies OptionKeysOf<McpTelemetryOptions>;
 
+export const TASKS_OPTION_KEYS = {
+  store: VALUE,
+  ttlMs: VALUE,
+  pollIntervalMs: VALUE,
+  maxTasks: VALUE,
+  owner: VALUE,
+} as const satisfies OptionKeysOf<McpTasksOptions>;
+
+export const I18N_OPTION_KEYS = {
+  defaultLocale: VALUE,
+  locales: VALUE,
+  translations: VALUE,
+} as const satisfies OptionKeysOf<McpI18nOptions>;
+
 /** The keys of `McpModule.forRoot()` options (and of what a `forRootAsync()` factory returns). */
 export const MCP_MODULE_OPTION_KEYS = {
   name: VALUE,
@@ -103,6 +120,8 @@ export const MCP_MODULE_OPTION_KEYS = {
   telemetry: TELEMETRY_OPTION_KEYS,
   naming: VALUE,
   manifest: VALUE,
+  tasks: TASKS_OPTION_KEYS,
+  i18n: I18N_OPTION_KEYS,
 } as const satisfies OptionKeysOf<McpModuleOptions>;
 
 /** The keys of `McpModule.forRootAsync()` options. */
@@ -128,6 +147,7 @@ export const STDIO_BOOTSTRAP_OPTION_KEYS = {
   logger: VALUE,
   legacy: VALUE,
   exitOnClose: VALUE,
+  locale: VALUE,
   stdin: VALUE,
   stdout: VALUE,
 } as const satisfies OptionKeys;

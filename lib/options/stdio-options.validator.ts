@@ -15,7 +15,7 @@ export function validateStdioBootstrapOptions(options: unknown): void {
     throw new McpConfigurationError(invalidStdioOptionsMessage(['the options must be an object']));
   }
   const problems = unknownOptionProblems(options, STDIO_BOOTSTRAP_OPTION_KEYS);
-  const { request, guards, server, legacy, exitOnClose } = options;
+  const { request, guards, server, legacy, exitOnClose, locale } = options;
   if (
     request !== undefined &&
     typeof request !== 'function' &&
@@ -35,6 +35,14 @@ export function validateStdioBootstrapOptions(options: unknown): void {
   }
   if (legacy !== undefined && legacy !== 'serve' && legacy !== 'reject') {
     problems.push(`"legacy" must be 'serve' or 'reject' (got ${JSON.stringify(legacy)})`);
+  }
+  if (
+    locale !== undefined &&
+    (typeof locale !== 'string' || !/^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/.test(locale))
+  ) {
+    problems.push(
+      `"locale" must be a language tag such as 'de' or 'en-US' (got ${JSON.stringify(locale)})`,
+    );
   }
   const exitOnCloseProblem = booleanProblem('exitOnClose', exitOnClose);
   if (exitOnCloseProblem) problems.push(exitOnCloseProblem);

@@ -27,8 +27,8 @@ export async function complete(
   const target = isPrompt ? catalog.prompts.get(name) : catalog.templates.get(name);
   const unknownTarget = () =>
     isPrompt
-      ? unknownEntry('prompt', name, 'prompts/list')
-      : unknownEntry('resource template', name, 'resources/templates/list');
+      ? unknownEntry('prompt', name, 'prompts/list', scope.texts)
+      : unknownEntry('resource template', name, 'resources/templates/list', scope.texts);
   if (!target) {
     if (!isPrompt && catalog.resources.get(name)) return { completion: { values: [] } };
     throw unknownTarget();

@@ -22,6 +22,17 @@ import { traceListenStream } from '../telemetry/listen-stream.tracer.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { complete } from './argument.completer.js';
 import { CatalogMcpServer } from './catalog-mcp.server.js';
+import type { TaskMethods } from './task-methods.js';
+import type { McpLocalization } from '../i18n/mcp-localization.js';
+import {
+  editionOf,
+  localeScope,
+  localizedServerArgs,
+  viewIn,
+  withPromptDescription,
+  KIND_OF,
+  type EditionList,
+} from './localized-serving.js';
 import { unknownEntry } from './unknown-entry.error.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
 import type { McpNotifier } from '../registry/mcp-notifier.js';
@@ -38,6 +49,8 @@ export interface ServingUnit {
 }
 
 const DEFAULT_PAGE_SIZE = 100;
+
+type ServerArgs = ConstructorParameters<typeof CatalogMcpServer>;
 
 /**
  * Arguments that arrive over any transport are checked for depth and prototype keys before
@@ -67,20 +80,37 @@ const listing =
 export class ProtocolServerFactory {
   private readonly readScopes: RequestScope['readScopes'];
   private readonly mintRequestState: RequestScope['mintRequestState'];
+  private readonly verifyRequestState: RequestScope['verifyRequestState'];
   private readonly pageSize: number;
   private readonly stateCodec;
   /** What every server this factory builds is given: the same for each serving unit. */
-  private readonly serverArgs: ConstructorParameters<typeof CatalogMcpServer>;
+  private readonly serverArgs: ServerArgs;
+  /** The same per locale with `i18n` (the instructions differ). */
+  private readonly serverArgsIn?: ReadonlyMap<
+    string,
+    ConstructorParameters<typeof CatalogMcpServer>
+  >;
   private readonly logger = new Logger('McpModule');
   private warnedCannotAsk = false;
   /** Loaded here, at bootstrap: `undefined` with `telemetry: false` or no OpenTelemetry API. */
   private readonly telemetry?: McpTelemetry;
 
+  /** Whether a tool of the catalog runs as a task: then the servers speak `tasks/*`. */
+  private hasTaskTools = false;
+
   constructor(
     private readonly options: McpModuleOptions,
     private readonly catalog: McpCatalog,
     private readonly notifier: McpNotifier,
+    private readonly tasks?: TaskMethods,
+    /** The `i18n` option, read and checked; `undefined` without it (nothing is localized). */
+    readonly localization?: McpLocalization,
   ) {
+    const findTaskTools = () => {
+      this.hasTaskTools = catalog.tools.entries().some((tool) => tool.task !== undefined);
+    };
+    findTaskTools();
+    catalog.tools.onChange(findTaskTools);
     const reader = options.callerScopes ?? defaultCallerScopes;
     this.readScopes = (request) => toScopeList(reader(request));
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -94,6 +124,7 @@ export class ProtocolServerFactory {
         `${ctx.mcpReq.method}\0${ctx.http?.req?.headers.get('authorization') ?? ''}\0${ctx.http?.authInfo?.clientId ?? ''}`,
     });
     this.mintRequestState = (state, ctx) => this.stateCodec.mint(state, ctx);
+    this.verifyRequestState = (state, ctx) => this.stateCodec.verify(state, ctx);
     this.serverArgs = [
       { name: options.name, version: options.version },
       {
@@ -102,7 +133,9 @@ export class ProtocolServerFactory {
       },
       (name) => catalog.tools.get(name)?.definition.inputSchema,
     ];
+    this.serverArgsIn = localization && localizedServerArgs(this.serverArgs, localization);
     this.telemetry = McpTelemetry.create(options.telemetry);
+    tasks?.traceWith(this.telemetry);
   }
 
   create(
@@ -112,7 +145,14 @@ export class ProtocolServerFactory {
   ): McpServer {
     // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
     const transportOf = typeof transport === 'function' ? transport : () => transport;
-    const product = new CatalogMcpServer(...this.serverArgs);
+    // A server that serves one request or connection answers `initialize` and
+    // `server/discover` in its locale; a 2025 session's varies per message and so gets the default.
+    const { localization } = this;
+    const unitLocale =
+      localization && typeof transport !== 'function' && editionOf(localization, transport).locale;
+    const product = new CatalogMcpServer(
+      ...((unitLocale && this.serverArgsIn?.get(unitLocale)) || this.serverArgs),
+    );
     // The handlers below go on the low-level server: registering every tool on the
     // McpServer per request would cost O(tools) per request.
     const { server } = product;
@@ -122,42 +162,59 @@ export class ProtocolServerFactory {
     const notifies = era === 'modern' || unit.live === true;
     // The same goes for questions: a 2025 client served per request cannot be asked any.
     const canAsk = notifies;
+    const tasks = this.hasTaskTools ? this.tasks : undefined;
     server.registerCapabilities({
       tools: { listChanged: notifies },
       prompts: { listChanged: notifies },
       resources: { subscribe: notifies, listChanged: notifies },
       completions: {},
       logging: {},
+      ...tasks?.capabilities(era),
     });
-    const scopeOf = (serverContext: ServerContext): RequestScope => ({
-      serverContext,
-      era,
-      transport: transportOf(serverContext),
-      readScopes: this.readScopes,
-      mintRequestState: this.mintRequestState,
-      legacyClientCapabilities: () => server.getClientCapabilities(),
-    });
+    const scopeOf = (serverContext: ServerContext): RequestScope => {
+      const unitTransport = transportOf(serverContext);
+      return {
+        serverContext,
+        era,
+        transport: unitTransport,
+        readScopes: this.readScopes,
+        mintRequestState: this.mintRequestState,
+        verifyRequestState: this.verifyRequestState,
+        legacyClientCapabilities: () => server.getClientCapabilities(),
+        ...(localization && localeScope(editionOf(localization, unitTransport))),
+      };
+    };
     const { tools, prompts, resources, templates } = this.catalog;
 
     // One page of a list, as this caller may see it; `nextCursor` is left out on the last.
+    // With `i18n`, the definitions of the caller's locale (each made once per locale).
     const pageOf = <D, E extends RegisteredPrimitive<D>>(
       registry: PrimitiveRegistry<D, E>,
-      kind: McpPrimitiveKind,
+      list: EditionList,
       ctx: ServerContext,
       cursor: string | undefined,
       pageSize = this.pageSize,
-    ) => registry.page(listing(scopeOf(ctx), kind), cursor, pageSize);
+    ) => {
+      const scope = scopeOf(ctx);
+      const view = localization && viewIn<D>(localization.edition(scope.locale), list);
+      return registry.page(listing(scope, KIND_OF[list]), cursor, pageSize, view);
+    };
 
     server.setRequestHandler('tools/list', async (request, ctx) => {
-      const { items, nextCursor } = await pageOf(tools, 'tool', ctx, request.params?.cursor);
-      return { tools: items, nextCursor };
+      const { items, nextCursor } = await pageOf(tools, 'tools', ctx, request.params?.cursor);
+      // 2025-11-25 lists which tools run as tasks (2026-07-28 tools carry no such field).
+      const listed = tasks && era === 'legacy' ? tasks.withTaskSupport(items, tools) : items;
+      return { tools: listed, nextCursor };
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
       const tool = tools.get(name);
-      if (!tool) throw unknownEntry('tool', name, 'tools/list');
+      if (!tool) throw unknownEntry('tool', name, 'tools/list', scopeOf(ctx).texts);
       const call = this.timed(new McpCall('tool', name, checkedArguments(args), scopeOf(ctx)));
-      const result = await tool.invoke(call);
+      const started =
+        tool.task && tasks && (await tasks.callTool(call, tool, request.params, era, server));
+      if (started && started.kind === 'task') return started.result as never;
+      const result = started ? started.result : await tool.invoke(call);
       if (!isInputRequiredResult(result)) {
         return server.projectCallToolResult(result, tool.definition.outputSchema);
       }
@@ -166,28 +223,34 @@ export class ProtocolServerFactory {
     });
 
     server.setRequestHandler('prompts/list', async (request, ctx) => {
-      const { items, nextCursor } = await pageOf(prompts, 'prompt', ctx, request.params?.cursor);
+      const { items, nextCursor } = await pageOf(prompts, 'prompts', ctx, request.params?.cursor);
       return { prompts: items, nextCursor };
     });
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const { name, arguments: args = {} } = request.params;
       const prompt = prompts.get(name);
-      if (!prompt) throw unknownEntry('prompt', name, 'prompts/list');
+      const scope = scopeOf(ctx);
+      if (!prompt) throw unknownEntry('prompt', name, 'prompts/list', scope.texts);
       const result = await prompt.get(
-        this.timed(new McpCall('prompt', name, checkedArguments(args), scopeOf(ctx))),
+        this.timed(new McpCall('prompt', name, checkedArguments(args), scope)),
       );
-      if (!canAsk && isInputRequiredResult(result)) this.warnCannotAsk(`prompt "${name}"`);
-      return result;
+      if (isInputRequiredResult(result)) {
+        if (!canAsk) this.warnCannotAsk(`prompt "${name}"`);
+        return result;
+      }
+      return localization
+        ? withPromptDescription(result, prompt.definition, localization, scope)
+        : result;
     });
 
     server.setRequestHandler('resources/list', async (request, ctx) => {
       const cursor = request.params?.cursor;
-      const { items, nextCursor } = await pageOf(resources, 'resource', ctx, cursor);
+      const { items, nextCursor } = await pageOf(resources, 'resources', ctx, cursor);
       if (!this.options.listTemplatesAsResources || nextCursor) {
         return { resources: items, nextCursor };
       }
       // Templates follow the last page of resources, for clients that never list templates.
-      const all = await pageOf(templates, 'resource', ctx, undefined, Number.MAX_SAFE_INTEGER);
+      const all = await pageOf(templates, 'templates', ctx, undefined, Number.MAX_SAFE_INTEGER);
       const asResources = all.items.map(({ uriTemplate, ...rest }) => ({
         ...rest,
         uri: uriTemplate,
@@ -196,13 +259,13 @@ export class ProtocolServerFactory {
     });
     server.setRequestHandler('resources/templates/list', async (request, ctx) => {
       const cursor = request.params?.cursor;
-      const { items, nextCursor } = await pageOf(templates, 'resource', ctx, cursor);
+      const { items, nextCursor } = await pageOf(templates, 'templates', ctx, cursor);
       return { resourceTemplates: items, nextCursor };
     });
     server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
       const found = this.catalog.findResource(uri);
-      if (!found) throw resourceNotFound(uri, era);
+      if (!found) throw resourceNotFound(uri, era, scopeOf(ctx).texts);
       const call = this.timed(new McpCall('resource', uri, found.variables, scopeOf(ctx)));
       const result = await found.resource.read(call, uri);
       if (!canAsk && isInputRequiredResult(result)) this.warnCannotAsk(`resource "${uri}"`);
@@ -222,6 +285,7 @@ export class ProtocolServerFactory {
       subscribed.delete(request.params.uri);
       return {};
     });
+    tasks?.register(server, era, (ctx) => transportOf(ctx).request, this.pageSize, unit.live);
     if (unit.live) this.pushChanges(server, subscribed);
     return product;
   }

@@ -61,6 +61,7 @@ export class PrimitiveBinder {
     return {
       ...this.published(bound, bound.definition.name),
       ...(tool.aliases && { aliases: tool.aliases }),
+      ...(tool.task && { task: tool.task }),
       invoke: this.tools.create(bound),
     };
   }

@@ -2,6 +2,7 @@ import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.in
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { VisibilityCheck } from '../execution/visibility.factory.js';
 import type { McpCall } from '../execution/mcp-call.js';
+import type { DefinitionView } from '../i18n/definition.localizer.js';
 
 /** A published tool, prompt or resource: its key, what clients list, who may see it. */
 export interface RegisteredPrimitive<Definition> {
@@ -49,6 +50,8 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
   private readonly byAlias = new Map<string, Entry>();
   private ordered: readonly Entry[] = [];
   private everyoneSees?: readonly Definition[];
+  /** `everyoneSees` per locale (with `i18n`), made on the first list in each. */
+  private readonly everyoneSeesIn = new Map<string, readonly Definition[]>();
   private readonly listeners = new Set<() => void>();
 
   /**
@@ -107,19 +110,21 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
   /**
    * The page of entries this caller may see, starting after `cursor`.
    * @param checkFor makes the guards' context for one entry
+   * @param view the definitions in the caller's locale (`i18n`); the code's without it
    * @throws ProtocolError (-32602) for a cursor this server did not issue
    */
   async page(
     checkFor: (entry: Entry) => McpCall,
     cursor: string | undefined,
     pageSize: number,
+    view?: DefinitionView<Definition>,
   ): Promise<ListPage<Definition>> {
     const after = cursor ? decodeCursor(cursor) : undefined;
     const start = after === undefined ? 0 : this.ordered.findIndex((entry) => entry.key > after);
     if (start === -1) return { items: [] };
     if (this.everyoneSees && start === 0 && this.ordered.length <= pageSize) {
       // A new array each time: the SDK adds per-era fields to list results.
-      return { items: [...this.everyoneSees] };
+      return { items: [...(view ? this.everyoneSeesInLocale(view) : this.everyoneSees)] };
     }
     const items: Entry[] = [];
     let index = start;
@@ -134,9 +139,18 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
     }
     const more = index < this.ordered.length;
     return {
-      items: items.map((entry) => entry.definition),
+      items: items.map((entry) => (view ? view.localize(entry.definition) : entry.definition)),
       ...(more && items.length > 0 && { nextCursor: encodeCursor(items.at(-1)!.key) }),
     };
+  }
+
+  private everyoneSeesInLocale(view: DefinitionView<Definition>): readonly Definition[] {
+    let list = this.everyoneSeesIn.get(view.locale);
+    if (!list) {
+      list = this.everyoneSees!.map((definition) => view.localize(definition));
+      this.everyoneSeesIn.set(view.locale, list);
+    }
+    return list;
   }
 
   private insert(entry: Entry): void {
@@ -172,6 +186,7 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
   }
 
   private rebuild(): void {
+    this.everyoneSeesIn.clear();
     this.ordered = [...this.byKey.values()].toSorted((a, b) =>
       a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
     );

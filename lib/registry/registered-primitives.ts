@@ -6,6 +6,7 @@ import type {
 import type { PromptInvoker, ResourceReader } from '../execution/primitive-invoker.factory.js';
 import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
+import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { RegisteredPrimitive } from './primitive.registry.js';
 
@@ -25,6 +26,8 @@ interface Completable {
 
 export interface RegisteredTool extends RegisteredPrimitive<Tool> {
   readonly invoke: ToolInvoker;
+  /** How the tool runs as an MCP task; absent: never. */
+  readonly task?: McpToolTaskOptions;
 }
 
 export interface RegisteredPrompt extends RegisteredPrimitive<Prompt>, Completable {

@@ -1,5 +1,5 @@
 import type { ReadResourceResult, Tool } from '@modelcontextprotocol/server';
-import { McpCall, type RequestScope } from '../execution/mcp-call.js';
+import { McpCall } from '../execution/mcp-call.js';
 import type { VisibilityCheck } from '../execution/visibility.factory.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
@@ -28,18 +28,6 @@ export const manifestUri = (server: string, manifest: true | string): string =>
 
 const EVERYONE: VisibilityCheck = Object.assign(async () => true, { guarded: false });
 
-/**
- * The guards' context for listing, made of what the reading call knows: the same request,
- * caller and era, so each tool's guards decide as they do for `tools/list`.
- */
-const listingScopeOf = (call: McpCall): RequestScope => ({
-  serverContext: call.serverContext,
-  era: call.era,
-  transport: { request: call.httpRequest, response: call.httpResponse },
-  readScopes: () => call.scopes,
-  legacyClientCapabilities: () => call.clientCapabilities,
-  mintRequestState: (state) => call.mintRequestState(state),
-});
 
 /**
  * The manifest resource of one server (the `manifest` option): for the identity that reads
@@ -66,7 +54,7 @@ export function manifestResource(
     },
     isVisible: EVERYONE,
     read: async (call): Promise<ReadResourceResult> => {
-      const scope = listingScopeOf(call);
+      const scope = call.requestScope;
       const { items } = await catalog.tools.page(
         (entry) => new McpCall('tool', entry.key, {}, scope, 'list'),
         undefined,

@@ -1,5 +1,11 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import {
   assertUnique,
@@ -20,6 +26,10 @@ import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interfac
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_TASK_STORE } from '../mcp.constants.js';
+import type { McpTaskStore } from '../interfaces/mcp-task-store.interface.js';
+import { TaskMethods } from '../protocol/task-methods.js';
+import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
 import { McpCatalog } from '../registry/mcp-catalog.js';
 import { McpNotifier } from '../registry/mcp-notifier.js';
 import { PrimitiveBinder } from '../registry/primitive.binder.js';
@@ -29,6 +39,7 @@ import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.in
 import { namedTool } from '../discovery/tool-name.resolver.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
 import { assertUniqueAliases } from './tool-names.check.js';
+import { serverLocalization } from './server-localization.js';
 
 /**
  * One MCP server of the app: its options, what it publishes (tools, prompts, resources),
@@ -39,19 +50,21 @@ import { assertUniqueAliases } from './tool-names.check.js';
  * @publicApi
  */
 @Injectable()
-export class McpServerHost implements OnModuleInit {
+export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
   /** @internal Where changes are published, for the transports. */
   readonly notifier = new McpNotifier();
   private serverFactory?: ProtocolServerFactory;
   private published?: McpCatalog;
   private hidden: readonly McpHiddenMethod[] = [];
+  private taskRunner?: McpTaskRunner;
 
   constructor(
     /** The server's options, checked where they are provided (before anything injects them). */
     @Inject(MCP_MODULE_OPTIONS) readonly options: McpModuleOptions,
     private readonly explorer: McpExplorer,
     private readonly binder: PrimitiveBinder,
+    @Inject(MCP_TASK_STORE) private readonly taskStore: McpTaskStore,
   ) {}
 
   onModuleInit(): void {
@@ -92,7 +105,14 @@ export class McpServerHost implements OnModuleInit {
     }
     if (this.options.manifest) this.publishManifest(catalog, this.options.manifest);
     this.published = catalog;
-    this.serverFactory = new ProtocolServerFactory(this.options, catalog, this.notifier);
+    this.taskRunner = new McpTaskRunner(this.taskStore);
+    this.serverFactory = new ProtocolServerFactory(
+      this.options,
+      catalog,
+      this.notifier,
+      new TaskMethods(this.taskStore, this.taskRunner, this.options.tasks),
+      serverLocalization(this.options, explored, catalog),
+    );
     const resourceCount = catalog.resources.size + catalog.templates.size;
     const scoped = this.options.group === undefined ? '' : ` (${describeScope(scope)})`;
     if (catalog.tools.size + catalog.prompts.size + resourceCount === 0) {
@@ -103,6 +123,15 @@ export class McpServerHost implements OnModuleInit {
           `${catalog.prompts.size} prompt(s), ${resourceCount} resource(s)`,
       );
     }
+  }
+
+  /**
+   * At shutdown, the tasks this process runs are cancelled (their methods see `ctx.signal`
+   * abort); the store the module made is closed, an app's own store is left to the app.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.taskRunner?.close();
+    if (!this.options.tasks?.store) await this.taskStore.close?.();
   }
 
   /** Every published tool, as `tools/list` shows it to a caller whom no guard rejects. */

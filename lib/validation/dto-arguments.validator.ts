@@ -15,6 +15,7 @@ import {
 import { enumValues, isInValues } from '../schema/value-constraint.converters.js';
 import type { ArgumentIssue } from '../interfaces/argument-issue.interface.js';
 import { escapePointer, pointerSegments } from '../utils/json-pointer.util.js';
+import { withIssueDetails } from './argument-issue.details.js';
 
 export type ArgumentsValidation<T> =
   { ok: true; value: T } | { ok: false; issues: ArgumentIssue[] };
@@ -37,6 +38,14 @@ interface DtoShape {
   readonly lists: ReadonlyMap<string, ReadonlyMap<string, ListedRule>>;
   /** A `@Type()` discriminator, which makes class-transformer edit the plain object. */
   readonly hasDiscriminator: boolean;
+  /** property → constraint → its rule's arguments and options, for translated messages. */
+  readonly rules: ReadonlyMap<string, ReadonlyMap<string, RuleArguments>>;
+}
+
+interface RuleArguments {
+  readonly constraints: readonly unknown[];
+  readonly customMessage: boolean;
+  readonly each: boolean;
 }
 
 interface ListedRule {
@@ -199,6 +208,7 @@ export class DtoArgumentsValidator {
     const properties = new Map<string, Function | undefined>();
     const designTypeFallbacks: Record<string, Function> = {};
     const lists = new Map<string, Map<string, ListedRule>>();
+    const ruleArguments = new Map<string, Map<string, RuleArguments>>();
     let hasDiscriminator = false;
     for (const { name, metadatas } of getDtoProperties(dto)) {
       const nested = metadatas.filter((m) => m.type === ValidationTypes.NESTED_VALIDATION);
@@ -218,6 +228,15 @@ export class DtoArgumentsValidator {
       if (target?.discriminator) hasDiscriminator = true;
       for (const metadata of metadatas) {
         const validator = validatorNameOf(metadata);
+        if (validator) {
+          const own = ruleArguments.get(name) ?? new Map<string, RuleArguments>();
+          own.set(validator, {
+            constraints: metadata.constraints ?? [],
+            customMessage: metadata.message !== undefined,
+            each: metadata.each === true,
+          });
+          ruleArguments.set(name, own);
+        }
         const read = validator && Object.hasOwn(LIST_VALUES, validator) && LIST_VALUES[validator];
         if (!read || !validator) continue;
         const rules = lists.get(name) ?? new Map<string, ListedRule>();
@@ -228,7 +247,7 @@ export class DtoArgumentsValidator {
         lists.set(name, rules);
       }
     }
-    shape = { properties, designTypeFallbacks, lists, hasDiscriminator };
+    shape = { properties, designTypeFallbacks, lists, hasDiscriminator, rules: ruleArguments };
     this.shapes.set(dto, shape);
     return shape;
   }
@@ -256,8 +275,18 @@ export class DtoArgumentsValidator {
   }
 
   private unknownPropertyIssue(key: string, path: string, dto: Function | undefined) {
-    const message = `property "${key}" is not allowed; allowed properties: ${this.allowedList(dto)}`;
-    return { path, constraint: ValidationTypes.WHITELIST, message };
+    const allowed = this.allowedList(dto);
+    const message = `property "${key}" is not allowed; allowed properties: ${allowed}`;
+    return withIssueDetails(
+      { path, constraint: ValidationTypes.WHITELIST, message },
+      {
+        property: key,
+        value: undefined,
+        constraints: [allowed],
+        customMessage: false,
+        each: false,
+      },
+    );
   }
 
   private flatten(errors: readonly ValidationError[], parent: string): ArgumentIssue[] {
@@ -268,9 +297,22 @@ export class DtoArgumentsValidator {
       const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) =>
         constraint === ValidationTypes.WHITELIST
           ? this.unknownPropertyIssue(error.property, path, error.target?.constructor)
-          : this.withAllowedValues({ path, constraint, message }, error),
+          : this.withDetails(this.withAllowedValues({ path, constraint, message }, error), error),
       );
       return [...own, ...this.flatten(error.children ?? [], path)];
+    });
+  }
+
+  /** Keeps what the message was made from, for its translation (argument-issue.details.ts). */
+  private withDetails(issue: ArgumentIssue, error: ValidationError): ArgumentIssue {
+    const dto = error.target?.constructor;
+    const rule = dto && this.shapeOf(dto).rules.get(error.property)?.get(issue.constraint);
+    return withIssueDetails(issue, {
+      property: error.property,
+      value: error.value,
+      constraints: rule?.constraints ?? [],
+      customMessage: rule?.customMessage ?? false,
+      each: rule?.each ?? false,
     });
   }
 
@@ -322,11 +364,14 @@ export class DtoArgumentsValidator {
  * values where the rule lists them:
  * `Invalid arguments:\n- /price: price must not be less than 0`.
  */
-export function formatIssues(issues: readonly ArgumentIssue[]): string {
+export function formatIssues(
+  issues: readonly ArgumentIssue[],
+  heading = 'Invalid arguments:',
+): string {
   const lines = issues.map((issue) => {
     const listed = issue.allowed && renderValues(issue.allowed);
     const allowed = listed && !issue.message.includes(listed) ? ` (allowed: ${listed})` : '';
     return `- ${issue.path || '(root)'}: ${issue.message}${allowed}`;
   });
-  return ['Invalid arguments:', ...lines].join('\n');
+  return [heading, ...lines].join('\n');
 }

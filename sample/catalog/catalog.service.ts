@@ -133,6 +133,11 @@ export class CatalogService {
     return product;
   }
 
+  /** Every product, in no particular order (for the search index, `CatalogIndexService`). */
+  allProducts(): Product[] {
+    return [...this.products.values()];
+  }
+
   private findOrFail(id: string): Product {
     const product = this.products.get(id);
     if (!product) {

@@ -63,10 +63,20 @@ describe('parseCliArguments: contract', () => {
     expect(usageError(() => parseCliArguments(['contract', MODULE, ...flags]))).toContain(message);
   });
 
-  it.each(['--as', '--locale', '--out', '--check'])('keeps %s to the contract command', (flag) => {
+  it.each(['--as', '--out', '--check'])('keeps %s to the contract command', (flag) => {
     expect(usageError(() => parseCliArguments(['list', MODULE, flag, 'x']))).toContain(
       `${flag} is for the contract command`,
     );
+  });
+
+  it('takes one --locale on list, call and serve, a language tag', () => {
+    expect(parseCliArguments(['list', MODULE, '--locale', 'de']).locales).toEqual(['de']);
+    expect(usageError(() => parseCliArguments(['list', MODULE, '--locale', 'x']))).toContain(
+      '--locale needs a language tag such as de or en-US (got "x")',
+    );
+    expect(
+      usageError(() => parseCliArguments(['serve', MODULE, '--locale', 'de', '--locale', 'en'])),
+    ).toContain('--locale is given 2 times; list, call and serve take one');
   });
 
   it('names contract among the commands', () => {

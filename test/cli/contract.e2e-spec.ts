@@ -84,6 +84,7 @@ describe('nestjs-mcp contract --check on the sample (as CI runs it)', () => {
       'create_product',
       'delete_product',
       'get_product',
+      'reindex_catalog',
       'search_products',
     ]);
   });

@@ -103,8 +103,9 @@ const textOf = (result: Record<string, any>) =>
 
 /**
  * `broken` failed: the client got a reference and nothing of the error; the log has the
- * tool, that reference and the full detail. Nest's own ExceptionsHandler logs it as well:
- * it runs when no exception filter returns an answer (HttpOnlyFilter returns nothing).
+ * tool, that reference and the full detail, once: Nest's own ExceptionsHandler, which runs
+ * when no exception filter returns an answer (HttpOnlyFilter returns nothing), does not log it
+ * again (captureLogs fails the test on any other error line).
  */
 function expectBrokenMasked(result: Record<string, any>, logs: CapturedLogs) {
   expect(JSON.stringify(result)).not.toMatch(/boom|RatesService|Error:/);
@@ -114,7 +115,6 @@ function expectBrokenMasked(result: Record<string, any>, logs: CapturedLogs) {
     'Error: boom',
     /at RatesService\.broken /,
   );
-  logs.expectError('[ExceptionsHandler] Error: boom', /at RatesService\.broken /);
 }
 
 describe.each(ADAPTERS)('on %s', (adapter) => {

@@ -38,7 +38,13 @@ import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
 const logs = captureLogs();
 
 const READ_TOOLS = ['catalog_get', 'get_product', 'search_products'];
-const WRITE_TOOLS = ['catalog_delete', 'catalog_update', 'create_product', 'delete_product'];
+const WRITE_TOOLS = [
+  'catalog_delete',
+  'catalog_update',
+  'create_product',
+  'delete_product',
+  'reindex_catalog',
+];
 /** A resource the authorization server also issues tokens for: another MCP server. */
 const OTHER_RESOURCE = 'https://other.example.com/mcp';
 const PUBLIC_RESOURCE = 'https://catalog.example.com/mcp';

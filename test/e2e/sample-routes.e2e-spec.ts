@@ -5,7 +5,7 @@
  * method, their own guards and pipes, a legacy alias, the manifest per caller, and, in the
  * build with `nestjs-mcp/plugin`, descriptions from their docblocks.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { INestApplication } from '@nestjs/common';
@@ -229,6 +229,7 @@ describe.each(ADAPTERS)('the sample routes as tools on %s', (adapter) => {
         catalog_update: ['catalog.write'],
         create_product: ['catalog.write'],
         delete_product: ['catalog.write'],
+        reindex_catalog: ['catalog.write'],
       });
       for (const [name, scopes] of ofReader) expect(ofAdmin.get(name)).toEqual(scopes);
     });
@@ -407,5 +408,9 @@ function compileSample(outDir: string, plugin: boolean): void {
     const target = join(outDir, file.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, outputText);
+  }
+  // The translation files, which scripts/build-sample.mjs copies beside the compiled files too.
+  for (const file of readdirSync(sampleDir, { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.yaml')) cpSync(join(sampleDir, file), join(outDir, file));
   }
 }

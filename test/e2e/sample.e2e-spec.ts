@@ -7,7 +7,13 @@ import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
 import { CLIENTS, type TestClient } from '../support/mcp-clients.js';
 
 const READ_TOOLS = ['catalog_get', 'get_product', 'search_products'];
-const WRITE_TOOLS = ['catalog_delete', 'catalog_update', 'create_product', 'delete_product'];
+const WRITE_TOOLS = [
+  'catalog_delete',
+  'catalog_update',
+  'create_product',
+  'delete_product',
+  'reindex_catalog',
+];
 const textOf = (result: Record<string, any>) =>
   result.content.map((c: { text?: string }) => c.text).join('\n');
 

@@ -96,6 +96,7 @@ describe.each(CLIENTS)('the sample over stdio, $era', ({ connect }) => {
       'create_product',
       'delete_product',
       'get_product',
+      'reindex_catalog',
       'search_products',
     ]);
     expect(await toolNames(reader)).toEqual(['catalog_get', 'get_product', 'search_products']);

@@ -153,8 +153,7 @@ describe('OpenTelemetry spans and metrics over HTTP', () => {
         'rpc.response.status_code': '-32603',
       });
       expect(span.status.code).toBe(SpanStatusCode.ERROR);
-      // Logged by Nest's ExceptionsHandler and, with its reference, by the library.
-      logs.expectError('[ExceptionsHandler] Error: the prompt store is down');
+      // Logged once, with its reference, by the library.
       logs.expectError('[McpModule] Prompt "broken"', 'the prompt store is down');
     });
 

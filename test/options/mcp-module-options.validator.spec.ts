@@ -68,12 +68,12 @@ describe('validateMcpModuleOptions: unknown keys', () => {
     expect(problemsOf({ ...base, foo: 1 })).toEqual([
       '`foo` is not an option; valid options are: name, version, instructions, group, ' +
         'groupVersion, http, callerScopes, useGlobalFilters, pageSize, ' +
-        'listTemplatesAsResources, requestState, schema, auth, telemetry, naming, manifest',
+        'listTemplatesAsResources, requestState, schema, auth, telemetry, naming, manifest, tasks, i18n',
     ]);
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
       '`http.host` is not an option; valid options of `http` are: path, guards, allowedHosts, ' +
         'allowedOrigins, dnsRebindingProtection, maxBodyBytes, maxJsonDepth, shutdownTimeoutMs, ' +
-        'legacySessions',
+        'legacySessions, leanPath',
     ]);
     expect(problemsOf({ ...base, http: { legacySessions: { ttl: 1 } } })).toEqual([
       '`http.legacySessions.ttl` is not an option; valid options of `http.legacySessions` are: ' +

@@ -33,7 +33,7 @@ describe('validateStdioBootstrapOptions', () => {
     [
       { headers: { authorization: 'Bearer x' } },
       '`headers` is not an option; valid options are: request, guards, server, logger, legacy, ' +
-        'exitOnClose, stdin, stdout',
+        'exitOnClose, locale, stdin, stdout',
     ],
     [{ legacy: 'allow' }, `"legacy" must be 'serve' or 'reject' (got "allow")`],
     [{ exitOnClose: 'no' }, '"exitOnClose" must be true or false'],

@@ -27,6 +27,7 @@ import { httpErrors } from './json-rpc-error.response.js';
 import { LegacySessionRouter } from './legacy-session.router.js';
 import { operationScopeChallenge } from './scope-challenge.resolver.js';
 import { writeWebResponse } from './web-response.writer.js';
+import { negotiateLocale } from './content-language.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -81,10 +82,14 @@ export class StreamableHttpEndpoint {
   private shuttingDown = false;
   private closed = false;
   readonly limits: JsonBodyLimits;
+  /** The server's `i18n`, read when the first request comes (the host is ready by then). */
+  private get localization() {
+    return this.host.protocolServers.localization;
+  }
 
   /** @param resourceServer the server's OAuth resource server, when it sets `auth` */
   constructor(
-    host: McpServerHost,
+    private readonly host: McpServerHost,
     options: McpHttpOptions = {},
     resourceServer?: OAuthResourceServer,
   ) {
@@ -135,6 +140,8 @@ export class StreamableHttpEndpoint {
 
   async handle(exchange: HttpExchange): Promise<void> {
     const { response } = exchange;
+    // With `i18n`, negotiated once per request: every answer says which language it is in.
+    const locale = this.localization && negotiateLocale(this.localization, exchange);
     if (this.shuttingDown) {
       await this.write(httpErrors.shuttingDown(), response, new AbortController().signal);
       return;
@@ -146,7 +153,7 @@ export class StreamableHttpEndpoint {
       response.on('close', () => {
         if (!answered) clientGone.abort();
       });
-      const answer = await this.fetch(exchange, clientGone.signal, release);
+      const answer = await this.fetch(exchange, clientGone.signal, release, locale);
       // An answer sent while shutting down ends its connection, so the client does not
       // send its next request to a server that is closing.
       if (this.shuttingDown && !response.headersSent) response.setHeader('connection', 'close');
@@ -173,6 +180,7 @@ export class StreamableHttpEndpoint {
     exchange: HttpExchange,
     signal: AbortSignal,
     untrack: () => void,
+    locale: string | undefined,
   ): Promise<Response> {
     const { request } = exchange;
     const rejected = this.dnsRebinding.check(request);
@@ -191,6 +199,7 @@ export class StreamableHttpEndpoint {
       this.transports.set(webRequest, {
         request: exchange.platformRequest,
         response: exchange.platformResponse,
+        ...(locale !== undefined && { locale }),
       });
       const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
       const options = {

@@ -45,6 +45,13 @@ export interface StdioBootstrapOptions {
    * @default true
    */
   exitOnClose?: boolean;
+  /**
+   * The language of titles, descriptions, instructions and messages when the server has
+   * `i18n` (docs/i18n.md): one of its locales, or a region of one (`de-AT` finds `de`).
+   * @default the environment's (`LC_ALL`, else `LC_MESSAGES`, else `LANG`: `de_DE.UTF-8`
+   *   is `de-DE`), else the server's `i18n.defaultLocale`
+   */
+  locale?: string;
   /** Where MCP messages are read from. @default process.stdin */
   stdin?: Readable;
   /** Where MCP messages are written to. @default process.stdout */

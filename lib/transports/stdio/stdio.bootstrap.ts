@@ -19,6 +19,7 @@ import { selectServerHost } from '../server-host.selector.js';
 import { ClosableStdioTransport } from './closable-stdio.transport.js';
 import { redirectConsoleToStderr } from './console.redirect.js';
 import { StderrLogger } from './stderr.logger.js';
+import { environmentLocale } from '../../i18n/locale.negotiator.js';
 import type { StdioBootstrapOptions } from './stdio-bootstrap-options.interface.js';
 
 /** A Nest app serving one MCP server over stdio. */
@@ -97,8 +98,12 @@ async function serve(
   const stdout = options.stdout ?? process.stdout;
   const transport = new ClosableStdioTransport(options.stdin, stdout, () => wireClosed());
   // `live`: the connection outlives requests, so catalog changes are pushed to it.
+  const { localization } = host.protocolServers;
+  // One connection, one language: the option, else the environment, else the default.
+  const locale = localization?.pick(options.locale ?? environmentLocale());
   const connection = serveStdio(
-    ({ era }) => host.protocolServers.create(era, { request }, { live: true }),
+    ({ era }) =>
+      host.protocolServers.create(era, { request, ...(locale && { locale }) }, { live: true }),
     {
       legacy: options.legacy ?? 'serve',
       transport,
