@@ -45,6 +45,10 @@ export default defineConfig({
     environment: 'node',
     // As in a Nest app's entry file: decorators need the Reflect metadata API.
     setupFiles: ['reflect-metadata'],
+    // The locale of stdio and the CLI comes from the environment (docs/i18n.md): the tests
+    // and the processes they start see the servers' default texts whatever the machine's
+    // LANG is, unless a test sets its own.
+    env: { LC_ALL: 'C' },
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -64,7 +64,7 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     },
     ...mcpHttpProviders,
   ],
-  exports: [McpServerHost],
+  exports: [McpServerHost, MCP_TASK_STORE],
 })
 export class McpModule
   extends ConfigurableModuleClass

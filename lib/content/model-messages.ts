@@ -11,6 +11,7 @@ export const MODEL_MESSAGES = {
   resourceNotFound:
     'Resource not found: $uri. Call resources/list or resources/templates/list to see what this server offers.',
   invalidArguments: 'Invalid arguments:',
+  allowedValues: 'allowed: $values',
   forbidden: 'Forbidden (403): Forbidden resource',
   missingScope: 'Missing scope: one of $scopes is required; the caller has $granted.',
   missingScopes: 'Missing scope(s): $scopes; the caller has $granted.',

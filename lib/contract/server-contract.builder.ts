@@ -39,7 +39,8 @@ export const CONTRACT_ENTRY_SHAPES = {
       'outputSchema',
       'annotations',
       'icons',
-      'execution',
+      // Not `execution`: only the 2025-11-25 list has it (`taskSupport`), and a contract is
+      // the same whichever revision lists it.
       '_meta',
     ],
   },

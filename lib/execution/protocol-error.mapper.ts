@@ -52,9 +52,14 @@ export function toProtocolError(
   if (error instanceof InvalidArgumentsError) {
     const issues = texts ? texts.issues(error.issues) : error.issues;
     const heading = texts && say(texts, 'invalidArguments');
-    return new ProtocolError(ProtocolErrorCode.InvalidParams, formatIssues(issues, heading), {
-      issues,
-    });
+    const allowed = texts && ((values: string) => say(texts, 'allowedValues', { values }));
+    return new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      formatIssues(issues, heading, allowed),
+      {
+        issues,
+      },
+    );
   }
   if (error instanceof NotFoundException && target.uri !== undefined) {
     return resourceNotFound(target.uri, target.era, texts);

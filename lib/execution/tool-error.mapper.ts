@@ -111,7 +111,8 @@ export function toolErrorToResult(
 ): CallToolResult {
   if (error instanceof InvalidArgumentsError) {
     const issues = texts ? texts.issues(error.issues) : error.issues;
-    return errorResult(formatIssues(issues, texts?.message('invalidArguments')), {
+    const allowed = texts && ((values: string) => texts.message('allowedValues', { values }));
+    return errorResult(formatIssues(issues, texts?.message('invalidArguments'), allowed), {
       error: 'invalid_arguments',
       issues,
     });

@@ -367,10 +367,11 @@ export class DtoArgumentsValidator {
 export function formatIssues(
   issues: readonly ArgumentIssue[],
   heading = 'Invalid arguments:',
+  allowedText: (values: string) => string = (values) => `allowed: ${values}`,
 ): string {
   const lines = issues.map((issue) => {
     const listed = issue.allowed && renderValues(issue.allowed);
-    const allowed = listed && !issue.message.includes(listed) ? ` (allowed: ${listed})` : '';
+    const allowed = listed && !issue.message.includes(listed) ? ` (${allowedText(listed)})` : '';
     return `- ${issue.path || '(root)'}: ${issue.message}${allowed}`;
   });
   return [heading, ...lines].join('\n');

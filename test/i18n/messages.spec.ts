@@ -121,6 +121,31 @@ describe('messages in the caller language', () => {
     });
   });
 
+  it('words the list of allowed values that follows an issue (allowedValues)', async () => {
+    const issues = await issuesOf({
+      query: 'abc',
+      limit: 1,
+      category: 'cars',
+      note: 'xx',
+      tags: [],
+    });
+    // A translation that does not spell the values gets them after it, in its words.
+    const texts = textsIn({
+      isIn: '$property ist kein erlaubter Wert',
+      allowedValues: 'erlaubt: $values',
+    });
+    const result = toolErrorToResult(
+      new InvalidArgumentsError('search', issues),
+      () => 'ref',
+      {},
+      texts,
+    );
+    expect(result.content[0]).toEqual({
+      type: 'text',
+      text: 'Invalid arguments:\n- /category: category ist kein erlaubter Wert (erlaubt: "books", "bikes")',
+    });
+  });
+
   it("words the library's messages by id: a guard's refusal, a wait, an unexpected error", () => {
     const refused = toolErrorToResult(
       new ForbiddenException('Forbidden resource'),
