@@ -1,11 +1,9 @@
 import {
   createRequestStateCodec,
   type McpServer,
-  type MessageExtraInfo,
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  type Server,
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -18,9 +16,10 @@ import type { McpPrimitiveKind } from '../interfaces/mcp-call-context.interface.
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { describeJsonInputProblem, findJsonInputProblem } from '../utils/json-input.util.js';
 import { CallPhaseSpans } from '../telemetry/call-phase.spans.js';
-import { traceListenStream } from '../telemetry/listen-stream.tracer.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { complete } from './argument.completer.js';
+import { pushChanges } from './change-notifications.js';
+import { traceServer, type ServingUnit } from './server-tracing.js';
 import { CatalogMcpServer } from './catalog-mcp.server.js';
 import type { TaskMethods } from './task-methods.js';
 import type { McpLocalization } from '../i18n/mcp-localization.js';
@@ -37,16 +36,6 @@ import { unknownEntry } from './unknown-entry.error.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
 import type { McpNotifier } from '../registry/mcp-notifier.js';
 import type { PrimitiveRegistry, RegisteredPrimitive } from '../registry/primitive.registry.js';
-
-/** How long a server lives: one HTTP request, or a connection (stdio, a 2025 session). */
-export interface ServingUnit {
-  /**
-   * A connection that outlives requests gets change notifications (list changed,
-   * subscribed resources updated) pushed to it until it closes.
-   * @default false
-   */
-  readonly live?: boolean;
-}
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -138,6 +127,16 @@ export class ProtocolServerFactory {
     tasks?.traceWith(this.telemetry);
   }
 
+  /** The catalog these servers serve (the lean HTTP path reads its facts). */
+  get servedCatalog(): McpCatalog {
+    return this.catalog;
+  }
+
+  /** Whether requests are traced now: an answer served from a cache would have no span. */
+  get tracing(): boolean {
+    return this.telemetry?.recording === true;
+  }
+
   create(
     era: ProtocolEra,
     transport: TransportContext | ((serverContext: ServerContext) => TransportContext),
@@ -156,7 +155,7 @@ export class ProtocolServerFactory {
     // The handlers below go on the low-level server: registering every tool on the
     // McpServer per request would cost O(tools) per request.
     const { server } = product;
-    this.trace(product, era, transport, unit);
+    if (this.telemetry) traceServer(this.telemetry, product, era, transport, unit, this.knows);
     // Changes reach 2026-07-28 clients on listen streams and 2025-era clients on a
     // connection (stdio, a session); a 2025 client served per request is promised none.
     const notifies = era === 'modern' || unit.live === true;
@@ -212,7 +211,10 @@ export class ProtocolServerFactory {
       if (!tool) throw unknownEntry('tool', name, 'tools/list', scopeOf(ctx).texts);
       const call = this.timed(new McpCall('tool', name, checkedArguments(args), scopeOf(ctx)));
       const started =
-        tool.task && tasks && (await tasks.callTool(call, tool, request.params, era, server));
+        // 2025-11-25 refuses `params.task` on a tool that never runs as one (-32601).
+        (tool.task || era === 'legacy') &&
+        tasks &&
+        (await tasks.callTool(call, tool, request.params, era, server));
       if (started && started.kind === 'task') return started.result as never;
       const result = started ? started.result : await tool.invoke(call);
       if (!isInputRequiredResult(result)) {
@@ -286,48 +288,8 @@ export class ProtocolServerFactory {
       return {};
     });
     tasks?.register(server, era, (ctx) => transportOf(ctx).request, this.pageSize, unit.live);
-    if (unit.live) this.pushChanges(server, subscribed);
+    if (unit.live) pushChanges(this.notifier, server, subscribed);
     return product;
-  }
-
-  /**
-   * Telemetry of a server: each request of its connections, and the `subscriptions/listen`
-   * stream the SDK's HTTP entry serves without connecting it. A server that serves one
-   * request is left alone while no provider is registered; one that serves a connection
-   * decides per request.
-   */
-  private trace(
-    product: CatalogMcpServer,
-    era: ProtocolEra,
-    transport: TransportContext | ((serverContext: ServerContext) => TransportContext),
-    unit: ServingUnit,
-  ): void {
-    const { telemetry } = this;
-    if (!telemetry || (!unit.live && !telemetry.recording)) return;
-    if (era === 'modern' && typeof transport !== 'function') {
-      traceListenStream(telemetry, transport.request, transport.response);
-    }
-    const { server } = product;
-    // A 2025 session resolves the platform request per message, from the web request the
-    // SDK's transport hands over with it (the one field the session's resolver reads).
-    const platformRequestOf =
-      typeof transport === 'function'
-        ? (extra?: MessageExtraInfo) =>
-            transport({ http: { req: extra?.request } } as ServerContext).request
-        : () => transport.request;
-    product.traceWith(telemetry, {
-      era,
-      session: unit.live === true && era === 'legacy',
-      platformRequestOf,
-      // The SDK's accessor is deprecated for handlers (which read the request's envelope);
-      // it is what knows the revision `initialize` negotiated on a 2025 connection.
-      protocolVersion: (extra) =>
-        extra?.classification?.revision ??
-        server.getNegotiatedProtocolVersion() ??
-        extra?.request?.headers.get('mcp-protocol-version') ??
-        undefined,
-      knows: this.knows,
-    });
   }
 
   /** Whether a `tools/call` or `prompts/get` names an entry of the catalog (made once). */
@@ -355,28 +317,5 @@ export class ProtocolServerFactory {
         `session; the client got an error. Enable http: { legacySessions: true } to ask ` +
         `2025-era clients (2026-07-28 clients are asked either way).`,
     );
-  }
-
-  /** Forwards the catalog's changes to a connection until it closes. */
-  private pushChanges(server: Server, subscribed: ReadonlySet<string>): void {
-    const unsubscribe = this.notifier.subscribe((change) => {
-      // A connection that has not finished its handshake has no one to tell yet.
-      if (!server.transport) return;
-      let sent: Promise<void> | undefined;
-      if (change.kind === 'tools') sent = server.sendToolListChanged();
-      else if (change.kind === 'prompts') sent = server.sendPromptListChanged();
-      else if (change.kind === 'resources') sent = server.sendResourceListChanged();
-      else if (change.kind === 'resource' && subscribed.has(change.uri)) {
-        sent = server.sendResourceUpdated({ uri: change.uri });
-      }
-      void sent?.catch(() => undefined);
-    });
-    const previous = server.onclose;
-    // The SDK's Protocol reports closing through `onclose` only (it is not an EventTarget).
-    // oxlint-disable-next-line unicorn/prefer-add-event-listener
-    server.onclose = () => {
-      unsubscribe();
-      previous?.();
-    };
   }
 }

@@ -101,6 +101,11 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
     return true;
   }
 
+  /** Whether every caller sees the same lists (no entry's guards decide its visibility). */
+  get listedAlike(): boolean {
+    return this.everyoneSees !== undefined;
+  }
+
   /** Called after each change (for list-changed notifications). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -117,7 +117,8 @@ describe('the examples of README.md and docs/', () => {
       'two blocks, one file',
     ).toEqual([]);
     expect(result.diagnostics.join('\n'), 'every block compiles').toBe('');
-  });
+    // One TypeScript program over every block of the docs and lib/: slow on a busy machine.
+  }, 90_000);
 
   // The reference tables of the README, against the interfaces they describe (read from
   // lib/ by the same Program): an option added to the code and not to the table fails, and

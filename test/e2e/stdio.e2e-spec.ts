@@ -144,7 +144,7 @@ describe('the stdio process of the sample', () => {
       method: 'tools/call',
       params: { name: 'create_product', arguments: newProduct('KIT-7003') },
     });
-    expect((await spawned.response(2)).result.tools).toHaveLength(7);
+    expect((await spawned.response(2)).result.tools).toHaveLength(8);
     expect((await spawned.response(3)).result.isError).toBeFalsy();
     await expect(spawned.closeStdin()).resolves.toBe(0);
 

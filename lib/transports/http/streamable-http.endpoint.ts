@@ -28,6 +28,7 @@ import { LegacySessionRouter } from './legacy-session.router.js';
 import { operationScopeChallenge } from './scope-challenge.resolver.js';
 import { writeWebResponse } from './web-response.writer.js';
 import { negotiateLocale } from './content-language.js';
+import { LeanPath, writeLeanReply, type LeanReply } from './lean-path.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -75,6 +76,8 @@ export class StreamableHttpEndpoint {
   private readonly handler: McpHttpHandler;
   /** 2025-era sessions, when `http.legacySessions` asks for them. */
   private readonly sessions?: LegacySessionRouter;
+  /** The lean path for the requests that dominate traffic (`http.leanPath`, on by default). */
+  private readonly lean?: LeanPath;
   private readonly stopNotifications: () => void;
   private readonly dnsRebinding: DnsRebindingProtection;
   private readonly inFlight = new InFlightRequests();
@@ -120,6 +123,9 @@ export class StreamableHttpEndpoint {
         legacySessions === true ? {} : legacySessions,
       );
     }
+    if (options.leanPath !== false) {
+      this.lean = new LeanPath(host, (era, transport) => create(era, transport), !this.sessions);
+    }
     this.handler = createMcpHandler(
       ({ era, requestInfo }) => create(era, transportOf(requestInfo)),
       {
@@ -157,7 +163,8 @@ export class StreamableHttpEndpoint {
       // An answer sent while shutting down ends its connection, so the client does not
       // send its next request to a server that is closing.
       if (this.shuttingDown && !response.headersSent) response.setHeader('connection', 'close');
-      await this.write(answer, response, clientGone.signal);
+      if (answer instanceof Response) await this.write(answer, response, clientGone.signal);
+      else writeLeanReply(answer, response);
       answered = true;
     } finally {
       release();
@@ -181,7 +188,7 @@ export class StreamableHttpEndpoint {
     signal: AbortSignal,
     untrack: () => void,
     locale: string | undefined,
-  ): Promise<Response> {
+  ): Promise<Response | LeanReply> {
     const { request } = exchange;
     const rejected = this.dnsRebinding.check(request);
     if (rejected) return rejected;
@@ -193,6 +200,8 @@ export class StreamableHttpEndpoint {
         body = outcome.body;
         const batchRefused = refuseBatch(body, request);
         if (batchRefused) return batchRefused;
+        const lean = await this.lean?.serve(exchange, body, locale, signal);
+        if (lean) return lean;
       }
       if (opensStream(request.method, body)) untrack();
       const webRequest = await toWebRequest(request, body, { signal });
@@ -262,6 +271,7 @@ export class StreamableHttpEndpoint {
     if (this.closed) return;
     this.closed = true;
     this.stopNotifications();
+    this.lean?.close();
     await this.sessions?.close();
     await this.handler.close();
   }

@@ -1,0 +1,221 @@
+import {
+  SdkError,
+  SdkErrorCode,
+  type AuthInfo,
+  type McpServer,
+  type MessageExtraInfo,
+  type ProtocolEra,
+} from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TransportContext } from '../../execution/mcp-call.js';
+import type { McpServerHost } from '../../servers/mcp-server.host.js';
+import type { HttpExchange } from './http-exchange.factory.js';
+import { LeanExchangeTransport } from './lean-exchange.transport.js';
+import {
+  leanRouteOf,
+  markModern,
+  type LeanCatalogFacts,
+  type LeanRoute,
+} from './lean-path.rules.js';
+
+/** A lean answer, ready to write: the status and the JSON text of the JSON-RPC response. */
+export interface LeanReply {
+  readonly status: number;
+  readonly text: string;
+}
+
+type CreateServer = (era: ProtocolEra, transport: TransportContext) => McpServer;
+
+/** The lists whose answer can be served as cached JSON text, and their registries. */
+const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list']);
+
+/** Whether a schema declares `x-mcp-header` parameters somewhere (decided once per schema). */
+const declaresHeaders = new WeakMap<object, boolean>();
+
+/**
+ * The web request the SDK hands handlers as `ctx.http.req`, on the lean path: no undici
+ * `Request` is made (bench/README.md: about 27 us each). It offers the method, the URL,
+ * the headers (made when first read) and the exchange's abort signal.
+ */
+function standInRequest(request: IncomingMessage, signal: AbortSignal): Request {
+  let headers: Headers | undefined;
+  return {
+    method: 'POST',
+    url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
+    signal,
+    get headers() {
+      if (!headers) {
+        headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (value === undefined || name.startsWith(':')) continue;
+          if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+          else headers.set(name, value);
+        }
+      }
+      return headers;
+    },
+  } as unknown as Request;
+}
+
+/**
+ * The lean path of the HTTP endpoint (docs/performance.md, "Lean path"): the stateless
+ * requests that dominate traffic skip the SDK's web-standard entry (undici `Request` and
+ * `Response`, web streams, its routing) but not its protocol layer. Each request gets a
+ * server from the same factory as the SDK's entry, marked as the entry marks it, and the
+ * SDK's `Server`/`Protocol` validates, dispatches and encodes it over a transport that
+ * captures the one answer. What `lean-path.rules.ts` does not admit goes to the SDK.
+ *
+ * Lists every caller sees alike are kept as JSON text per (era, locale, method) until the
+ * catalog changes, and written as they are while no tracer records requests.
+ */
+export class LeanPath {
+  private readonly facts: LeanCatalogFacts;
+  private readonly lists = new Map<string, string>();
+  /** Counts catalog changes: a list made before one is not kept. */
+  private generation = 0;
+  private readonly stopClearing: () => void;
+
+  constructor(
+    private readonly host: McpServerHost,
+    private readonly create: CreateServer,
+    private readonly legacyStateless: boolean,
+  ) {
+    this.facts = {
+      isTaskTool: (name) => this.catalog.tools.get(name)?.task !== undefined,
+      declaresParamHeaders: (name) => {
+        const schema = this.catalog.tools.get(name)?.definition.inputSchema;
+        if (!schema) return false;
+        let found = declaresHeaders.get(schema);
+        if (found === undefined) {
+          found = JSON.stringify(schema).includes('"x-mcp-header"');
+          declaresHeaders.set(schema, found);
+        }
+        return found;
+      },
+    };
+    // Any change of the catalog (tools, prompts, resources, templates) ends every cached list.
+    this.stopClearing = host.notifier.subscribe((change) => {
+      if (change.kind === 'resource') return;
+      this.generation += 1;
+      this.lists.clear();
+    });
+  }
+
+  private get catalog() {
+    return this.host.protocolServers.servedCatalog;
+  }
+
+  /**
+   * Answers a request the lean path admits, or returns `undefined` (before any work that
+   * shows) for the SDK's entry to answer.
+   */
+  async serve(
+    exchange: HttpExchange,
+    body: unknown,
+    locale: string | undefined,
+    signal: AbortSignal,
+  ): Promise<LeanReply | undefined> {
+    const route = leanRouteOf(exchange.request, body, this.legacyStateless, this.facts);
+    if (!route) return undefined;
+    const listKey = this.listKeyOf(route, locale);
+    const cached = listKey === undefined ? undefined : this.lists.get(listKey);
+    if (cached !== undefined) return { status: 200, text: reply(cached, route.message.id) };
+    const generation = this.generation;
+    const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
+    const product = this.create(route.era, {
+      request: exchange.platformRequest,
+      response: exchange.platformResponse,
+      ...(locale !== undefined && { locale }),
+    });
+    // With `auth`, an operation the token lacks scopes for is refused with the SDK's 403
+    // challenge (WWW-Authenticate): the SDK's entry builds it.
+    try {
+      const challenge = await product.resolveScopeChallenge({
+        request: route.message,
+        ...(authInfo !== undefined && { authInfo }),
+      });
+      if (challenge !== undefined) return undefined;
+    } catch {
+      return undefined;
+    }
+    const { server } = product;
+    if (route.era === 'modern') {
+      markModern(server, route.message.params?._meta as Record<string, unknown> | undefined);
+    }
+    const transport = new LeanExchangeTransport(route.era, route.message);
+    await product.connect(transport);
+    const extra: MessageExtraInfo = {
+      ...(route.classification && { classification: route.classification }),
+      request: standInRequest(exchange.request, signal),
+      ...(authInfo !== undefined && { authInfo }),
+    };
+    // A client that goes away cancels the call, as closing the SDK's exchange does.
+    const cancel = () => void transport.close();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const { status, message } = await transport.dispatch(extra);
+      if (!('result' in message)) return { status, text: JSON.stringify(message) };
+      const result = JSON.stringify(message.result);
+      if (listKey !== undefined && generation === this.generation && this.cacheable(route)) {
+        this.lists.set(listKey, result);
+      }
+      return { status, text: reply(result, message.id) };
+    } catch (error) {
+      // The SDK's entry answers 499 (no body) to an exchange closed before its answer.
+      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+        return { status: 499, text: '' };
+      }
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  /**
+   * The cache key of a list request whose answer is the same for every caller, while no
+   * tracer records (a cached answer has no span): the first page with no other parameter.
+   */
+  private listKeyOf(route: LeanRoute, locale: string | undefined): string | undefined {
+    const { method, params } = route.message;
+    if (!LIST_METHODS.has(method) || this.host.protocolServers.tracing) return undefined;
+    if (params !== undefined && Object.keys(params).some((key) => key !== '_meta')) {
+      return undefined;
+    }
+    return this.cacheable(route) ? `${route.era}\0${locale ?? ''}\0${method}` : undefined;
+  }
+
+  /** Lists no guard makes per caller. */
+  private cacheable(route: LeanRoute): boolean {
+    const { tools, prompts, resources, templates } = this.catalog;
+    switch (route.message.method) {
+      case 'tools/list':
+        return tools.listedAlike;
+      case 'prompts/list':
+        return prompts.listedAlike;
+      default:
+        return resources.listedAlike && templates.listedAlike;
+    }
+  }
+
+  close(): void {
+    this.stopClearing();
+    this.lists.clear();
+  }
+}
+
+/** The JSON-RPC response around a result's JSON text, in the SDK's key order. */
+function reply(result: string, id: string | number): string {
+  return `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+}
+
+/** Writes a lean answer with one `res.end()`, as the SDK's entry writes a JSON answer. */
+export function writeLeanReply({ status, text }: LeanReply, res: ServerResponse): void {
+  if (text === '') {
+    res.writeHead(status).end();
+    return;
+  }
+  const body = Buffer.from(text);
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'content-length': body.byteLength })
+    .end(body);
+}
