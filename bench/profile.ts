@@ -25,6 +25,32 @@ const RUNS: ProfileRun[] = [
   { name: 'ours-list-100', spec: { kind: 'mcp', tools: 100 }, request: listRequest('modern') },
   { name: 'ours-list-1000', spec: { kind: 'mcp', tools: 1000 }, request: listRequest('modern') },
   { name: 'ceiling', spec: { kind: 'ceiling' }, request: callRequest('modern') },
+  // Ours with `http.leanPath: false` (i), and the peer `@rekog/mcp-nest` (h).
+  {
+    name: 'ours-sdk-path-call-2026',
+    spec: { kind: 'mcp', tools: 1, leanPath: false },
+    request: callRequest('modern'),
+  },
+  {
+    name: 'ours-sdk-path-call-2025',
+    spec: { kind: 'mcp', tools: 1, leanPath: false },
+    request: callRequest('legacy'),
+  },
+  {
+    name: 'mcp-nest-call-2026',
+    spec: { kind: 'mcp-nest', tools: 1 },
+    request: callRequest('modern'),
+  },
+  {
+    name: 'mcp-nest-call-2025',
+    spec: { kind: 'mcp-nest', tools: 1 },
+    request: callRequest('legacy'),
+  },
+  {
+    name: 'mcp-nest-list-100',
+    spec: { kind: 'mcp-nest', tools: 100 },
+    request: listRequest('modern'),
+  },
   // The telemetry experiment (g): no OpenTelemetry, and a registered NodeTracerProvider.
   {
     name: 'telemetry-absent-call-2026',
@@ -153,7 +179,7 @@ const NODE_LAYERS: Array<[RegExp, string]> = [
 
 const PACKAGE_LAYERS: Array<[RegExp, string]> = [
   [
-    /^@modelcontextprotocol\/node$/,
+    /^(@modelcontextprotocol\/node|@hono\/node-server)$/,
     'Web Request/Response bridge (undici, web streams, AbortSignal)',
   ],
   [/^@modelcontextprotocol\/server$/, 'MCP SDK (handler, era routing, Server/Protocol)'],
@@ -167,10 +193,11 @@ const PACKAGE_LAYERS: Array<[RegExp, string]> = [
     'class-validator + class-transformer',
   ],
   [/^nestjs-mcp \(lib\)$/, 'nestjs-mcp (lib)'],
+  [/^@rekog\/mcp-nest$/, 'MCP-Nest (@rekog/mcp-nest)'],
   [/^@opentelemetry\//, 'OpenTelemetry API and SDK'],
   [/^bench app$/, 'bench app (tool method)'],
   [
-    /^(@nestjs\/core|@nestjs\/common|rxjs|iterare|tslib|reflect-metadata)$/,
+    /^(@nestjs\/core|@nestjs\/common|@nestjs\/microservices|rxjs|iterare|tslib|reflect-metadata)$/,
     'Nest core (router execution, DI, pipeline)',
   ],
   [

@@ -10,6 +10,7 @@ import { machineInfo } from './support/machine.js';
 import {
   evaluate,
   printReport,
+  variantTable,
   type BootstrapSample,
   type HeapSample,
   type Report,
@@ -18,6 +19,14 @@ import { measureRounds } from './support/rounds.js';
 import { ServerHandle } from './support/server-handle.js';
 import { evaluateTelemetry } from './support/telemetry-report.js';
 import { runTelemetryAlone } from './support/telemetry-run.js';
+import {
+  checkLocalizedAnswers,
+  evaluateI18n,
+  I18N_EXPERIMENT,
+  i18nLines,
+  i18nVariants,
+} from './support/i18n-report.js';
+import { runI18nAlone } from './support/i18n-run.js';
 import {
   probe,
   SERVERS,
@@ -28,27 +37,37 @@ import {
   variantReports,
   type ServerKey,
 } from './support/variants.js';
-import { callRequest, listRequest } from './support/wire.js';
+import { callRequest, listRequest, type Wire } from './support/wire.js';
 
 // The benchmark runner: starts each server variant in a process of its own, drives them in
 // interleaved rounds with autocannon, and reports medians, ratios and the issue's targets.
-// `node dist-bench/run.js [--long]`, or the telemetry experiment alone:
-// `node dist-bench/run.js --only telemetry [--rounds N]` (see bench/README.md).
+// `node dist-bench/run.js [--long]`, the telemetry experiment alone:
+// `node dist-bench/run.js --only telemetry [--rounds N]`, the localization bench alone:
+// `node dist-bench/run.js --only i18n [--rounds N]`, or some load variants alone:
+// `node dist-bench/run.js --only c-2026,h-2026 [--rounds N]` (see bench/README.md).
 
-async function listedSchema(server: ServerHandle): Promise<unknown> {
-  const { message } = await probe(server.url, listRequest('modern'));
+async function listedSchema(server: ServerHandle, wire: Wire): Promise<unknown> {
+  const { message } = await probe(server.url, listRequest(wire));
   return message.result.tools.find((tool: any) => tool.name === ADD_NUMBERS_TOOL)?.inputSchema;
 }
 
-/** The raw SDK must list the same schema as ours for the comparison to be fair. */
+/**
+ * Every MCP server of the run (the raw SDK, ours, MCP-Nest) must list the same schema for
+ * `add_numbers`, on both wires, for the comparison to be fair.
+ */
 async function checkSameSchema(
   servers: Partial<Record<ServerKey, ServerHandle>>,
 ): Promise<boolean> {
-  const ours = await listedSchema(servers.ours!);
-  const raw = await listedSchema(servers['raw-sdk']!);
-  const same = isDeepStrictEqual(ours, raw) && isDeepStrictEqual(ours, ADD_NUMBERS_JSON_SCHEMA);
-  if (!same)
-    log(`WARNING: schemas differ\n ours ${JSON.stringify(ours)}\n raw  ${JSON.stringify(raw)}`);
+  let same = true;
+  for (const [key, server] of Object.entries(servers)) {
+    if (key === 'ceiling' || !server) continue;
+    for (const wire of ['modern', 'legacy'] as const) {
+      const listed = await listedSchema(server, wire);
+      if (isDeepStrictEqual(listed, ADD_NUMBERS_JSON_SCHEMA)) continue;
+      same = false;
+      log(`WARNING: ${key} (${wire}) lists another schema: ${JSON.stringify(listed)}`);
+    }
+  }
   return same;
 }
 
@@ -102,6 +121,37 @@ async function measureHeap(mode: BenchMode): Promise<HeapSample[]> {
   }
 }
 
+/**
+ * `--only c-2026,h-2026,...`: those load variants alone (answers checked, the same rounds),
+ * printed as the table; no bootstrap, heap or targets, and bench/results.json is left alone.
+ */
+async function runVariantsAlone(ids: string[], mode: BenchMode): Promise<void> {
+  const all = [...VARIANTS, ...telemetryVariants(true), ...i18nVariants(false)];
+  const chosen = ids.map((id) => {
+    const variant = all.find((v) => v.id === id);
+    if (!variant)
+      throw new Error(`no variant "${id}"; known: telemetry, ${all.map((v) => v.id).join(', ')}`);
+    return variant;
+  });
+  const rounds = Number(option('--rounds') ?? mode.rounds);
+  const servers = await startServers(chosen);
+  try {
+    for (const variant of chosen)
+      variant.check((await probe(servers[variant.server]!.url, variant.request)).message);
+    const sameSchema = await checkSameSchema(servers);
+    const samples = await measureRounds(
+      chosen.map((variant) => ({ ...variant, server: servers[variant.server]! })),
+      { ...mode, rounds },
+    );
+    const lines = variantTable(variantReports(chosen, samples));
+    process.stdout.write(
+      `\n${lines.join('\n')}\n${sameSchema ? '' : 'WARNING: the servers list different input schemas\n'}`,
+    );
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.close()));
+  }
+}
+
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : undefined;
@@ -111,8 +161,15 @@ async function main(): Promise<void> {
   const modeName = process.argv.includes('--long') ? 'long' : 'short';
   const mode = BENCH_MODES[modeName];
   const only = option('--only');
+  if (only === 'i18n') {
+    const rounds = Number(option('--rounds') ?? I18N_EXPERIMENT.rounds);
+    return runI18nAlone(
+      { ...mode, rounds, primeS: Math.max(mode.primeS, I18N_EXPERIMENT.primeS) },
+      modeName,
+    );
+  }
+  if (only !== undefined && only !== 'telemetry') return runVariantsAlone(only.split(','), mode);
   if (only !== undefined) {
-    if (only !== 'telemetry') throw new Error(`--only knows "telemetry", not "${only}"`);
     const rounds = Number(option('--rounds') ?? TELEMETRY_EXPERIMENT.rounds);
     return runTelemetryAlone(
       { ...mode, rounds, primeS: Math.max(mode.primeS, TELEMETRY_EXPERIMENT.primeS) },
@@ -129,7 +186,8 @@ async function main(): Promise<void> {
   const bootstrap = await measureBootstrap(mode);
 
   log('starting servers');
-  const variantsRun = [...VARIANTS, ...telemetryVariants(false)];
+  const localized = i18nVariants(false);
+  const variantsRun = [...VARIANTS, ...telemetryVariants(false), ...localized];
   const servers = await startServers(variantsRun);
   try {
     const listBytes: Record<number, number> = {};
@@ -139,6 +197,7 @@ async function main(): Promise<void> {
       if (variant.tools) listBytes[variant.tools] = bytes;
     }
     const sameSchema = await checkSameSchema(servers);
+    const i18nBytes = await checkLocalizedAnswers(localized, servers);
 
     const samples = await measureRounds(
       variantsRun.map((variant) => ({ ...variant, server: servers[variant.server]! })),
@@ -164,10 +223,13 @@ async function main(): Promise<void> {
       heap,
       telemetry: evaluateTelemetry(variants, readings),
     });
+    const i18n = evaluateI18n(variants, i18nBytes);
+    report.targets.push(...i18n.targets);
     printReport(report);
+    process.stdout.write(`${i18nLines(i18n).join('\n')}\n\n`);
     // This file runs as dist-bench/run.js; the results belong next to the sources.
     const file = new URL('../bench/results.json', import.meta.url);
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ ...report, i18n }, null, 2)}\n`);
     log(`written ${file.pathname}`);
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.close()));

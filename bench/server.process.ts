@@ -22,7 +22,14 @@ const spec = JSON.parse(process.argv[2] ?? '{}') as ServerSpec;
 const send = (message: ReadyMessage | ServerReply, then?: () => void) =>
   process.send?.(message, undefined, {}, () => then?.());
 
-async function appModuleOf(of: ServerSpec): Promise<{ module: Type; close?: () => Promise<void> }> {
+interface LoadedApp {
+  module: Type;
+  /** Run between `NestFactory.create` and `listen` (inside the bootstrap time). */
+  beforeListen?: (app: INestApplication) => Promise<void>;
+  close?: () => Promise<void>;
+}
+
+async function appModuleOf(of: ServerSpec): Promise<LoadedApp> {
   switch (of.kind) {
     case 'ceiling':
       return { module: (await import('./apps/ceiling.app.js')).ceilingAppModule };
@@ -37,9 +44,13 @@ async function appModuleOf(of: ServerSpec): Promise<{ module: Type; close?: () =
           tools: of.tools,
           mcp: of.mcp ?? true,
           telemetry: of.telemetry !== 'http-off',
+          ...(of.leanPath !== undefined && { leanPath: of.leanPath }),
+          ...(of.i18n && { i18n: (await import('./apps/i18n.setup.js')).benchI18n(of.tools) }),
         }),
       };
     }
+    case 'mcp-nest':
+      return (await import('./apps/mcp-nest.app.js')).createMcpNestApp(of.tools);
   }
 }
 
@@ -67,6 +78,7 @@ async function main(): Promise<void> {
   const app: INestApplication = await NestFactory.create(loaded.module, {
     logger: ['error', 'warn'],
   });
+  await loaded.beforeListen?.(app);
   await app.listen(0, '127.0.0.1');
   const listening = performance.now();
   const server = app.getHttpServer() as Server;

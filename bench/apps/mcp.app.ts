@@ -1,5 +1,5 @@
 import { Injectable, Module, type Type } from '@nestjs/common';
-import { McpModule, McpTool } from 'nestjs-mcp';
+import { McpModule, McpTool, type McpModuleOptions } from 'nestjs-mcp';
 import { ADD_NUMBERS_DESCRIPTION, AddNumbersDto, addNumbersText } from './add-numbers.js';
 import { createToolProviders } from './generated-tools.js';
 
@@ -19,6 +19,10 @@ export interface McpAppOptions {
   mcp?: boolean;
   /** `false`: the module's `telemetry: false` (the telemetry experiment's `http-off`). @default true */
   telemetry?: boolean;
+  /** The module's `http.leanPath` (unset: the library's default). */
+  leanPath?: boolean;
+  /** The module's `i18n` (the localization bench (j), apps/i18n.setup.ts). */
+  i18n?: McpModuleOptions['i18n'];
 }
 
 /** Ours (c, d, e, f): an app whose services publish tools through `McpModule.forRoot()`. */
@@ -26,6 +30,8 @@ export function createMcpAppModule({
   tools = 1,
   mcp = true,
   telemetry = true,
+  leanPath,
+  i18n,
 }: McpAppOptions = {}): Type {
   @Module({
     // One page holds every tool, so list(1,000) measures one whole list, as the raw SDK
@@ -37,6 +43,8 @@ export function createMcpAppModule({
             version: '1.0.0',
             pageSize: 1000,
             ...(!telemetry && { telemetry: false as const }),
+            ...(leanPath !== undefined && { http: { leanPath } }),
+            ...(i18n && { i18n }),
           }),
         ]
       : [],

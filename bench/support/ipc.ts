@@ -15,7 +15,18 @@ export type TelemetrySetup = 'absent' | 'api' | 'basic' | 'sdk' | 'traces' | 'ht
 export type ServerSpec =
   | { kind: 'ceiling' }
   | { kind: 'raw-sdk'; bridge?: 'sdk' | 'lean' | 'sdk-als' }
-  | { kind: 'mcp'; tools: number; mcp?: boolean; telemetry?: TelemetrySetup };
+  | {
+      kind: 'mcp';
+      tools: number;
+      mcp?: boolean;
+      telemetry?: TelemetrySetup;
+      /** The module's `http.leanPath` (variant (i): `false`); unset: the default. */
+      leanPath?: boolean;
+      /** The module's `i18n` with the German bench texts (apps/i18n.setup.ts, variant (j)). */
+      i18n?: boolean;
+    }
+  /** `@rekog/mcp-nest` (bench/apps/mcp-nest.app.ts), with `tools` tools. */
+  | { kind: 'mcp-nest'; tools: number };
 
 /** A command from the bench runner to a server process. */
 export type ServerCommand =

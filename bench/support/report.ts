@@ -2,6 +2,7 @@ import type { BenchMode } from '../bench.config.js';
 import type { LoadResult } from './load.js';
 import type { machineInfo } from './machine.js';
 import { median, megabytes, round } from './stats.js';
+import { evaluateTargets, p99Ratio } from './targets.js';
 import { telemetryLines, type TelemetrySection } from './telemetry-report.js';
 
 export interface RoundSample extends LoadResult {
@@ -90,14 +91,7 @@ function ratio(variants: VariantReport[], of: string, to: string): Ratio {
   };
 }
 
-const check = (value: number, comparison: Target['comparison'], threshold: number): boolean =>
-  comparison === '>='
-    ? value >= threshold
-    : comparison === '<='
-      ? value <= threshold
-      : value < threshold;
-
-/** Ratios, list growth, bootstrap and heap deltas, and each target of issue 7. */
+/** Ratios, list growth, bootstrap and heap deltas, and the targets (targets.ts). */
 export function evaluate(input: ReportInput) {
   const { variants } = input;
   const ratios = {
@@ -105,8 +99,19 @@ export function evaluate(input: ReportInput) {
     oursToRawSdk2025: ratio(variants, 'c-2025', 'b-2025'),
     oursToCeiling2026: ratio(variants, 'c-2026', 'a'),
     oursToCeiling2025: ratio(variants, 'c-2025', 'a'),
+    oursToMcpNest2026: ratio(variants, 'c-2026', 'h-2026'),
+    oursToMcpNest2025: ratio(variants, 'c-2025', 'h-2025'),
+    leanToSdkPath2026: ratio(variants, 'c-2026', 'i-2026'),
+    leanToSdkPath2025: ratio(variants, 'c-2025', 'i-2025'),
     rawSdkToCeiling2026: ratio(variants, 'b-2026', 'a'),
+    rawSdkToCeiling2025: ratio(variants, 'b-2025', 'a'),
+    mcpNestToCeiling2026: ratio(variants, 'h-2026', 'a'),
+    mcpNestToCeiling2025: ratio(variants, 'h-2025', 'a'),
+    mcpNestToRawSdk2026: ratio(variants, 'h-2026', 'b-2026'),
+    mcpNestToRawSdk2025: ratio(variants, 'h-2025', 'b-2025'),
     list100ToCall: ratio(variants, 'd-list-100', 'c-2026'),
+    list100ToMcpNest: ratio(variants, 'd-list-100', 'h-list-100'),
+    list100LeanToSdkPath: ratio(variants, 'd-list-100', 'i-list-100'),
     list10ToCall: ratio(variants, 'd-list-10', 'c-2026'),
     list1000ToCall: ratio(variants, 'd-list-1000', 'c-2026'),
   };
@@ -167,68 +172,13 @@ export function evaluate(input: ReportInput) {
     samples: input.heap,
   };
 
-  const targets: Target[] = [];
-  const add = (target: Omit<Target, 'pass'>) =>
-    targets.push({ ...target, pass: check(target.value, target.comparison, target.threshold) });
-  for (const [wire, toRaw, toCeiling] of [
-    ['2026-07-28', ratios.oursToRawSdk2026, ratios.oursToCeiling2026],
-    ['2025-11-25', ratios.oursToRawSdk2025, ratios.oursToCeiling2025],
-  ] as const) {
-    add({
-      id: `call-vs-raw-sdk-${wire}`,
-      description: `tools/call (${wire}) >= 1.0 x raw SDK (b)`,
-      value: toRaw.capacity,
-      comparison: '>=',
-      threshold: 1,
-      unit: 'x (CPU)',
-      requestsPerSecondValue: toRaw.requestsPerSecond,
-    });
-    add({
-      id: `call-vs-ceiling-${wire}`,
-      description: `tools/call (${wire}) >= 0.6 x plain route (a)`,
-      value: toCeiling.capacity,
-      comparison: '>=',
-      threshold: 0.6,
-      unit: 'x (CPU)',
-      requestsPerSecondValue: toCeiling.requestsPerSecond,
-    });
-  }
-  add({
-    id: 'list-100-vs-call',
-    description: 'tools/list, 100 tools >= 0.8 x tools/call',
-    value: ratios.list100ToCall.capacity,
-    comparison: '>=',
-    threshold: 0.8,
-    unit: 'x (CPU)',
-    requestsPerSecondValue: ratios.list100ToCall.requestsPerSecond,
-  });
-  add({
-    id: 'list-growth',
-    description: 'tools/list cost growth 10 -> 1,000 tools <= bytes growth',
-    value: list.costGrowth10To1000,
-    comparison: '<=',
-    threshold: list.bytesGrowth10To1000,
-    unit: 'x',
-  });
-  add({
-    id: 'bootstrap',
-    description: `bootstrap with ${bootstrap.tools} tools adds < 1 s`,
-    value: bootstrap.delta.bootMs,
-    comparison: '<',
-    threshold: 1000,
-    unit: 'ms',
-  });
-  add({
-    id: 'heap-growth',
-    description: `heap growth over ${heap.calls.toLocaleString('en')} calls < 20 MB`,
-    value: heap.growthMB,
-    comparison: '<',
-    threshold: 20,
-    unit: 'MB',
-    ...(heap.calls < 100_000 && {
-      note: `short mode: ${heap.calls.toLocaleString('en')} calls, not 100,000 (npm run bench:long runs 100,000)`,
-    }),
-  });
+  const p99ToCeiling = Object.fromEntries(
+    ['c-2026', 'c-2025', 'b-2026', 'b-2025', 'h-2026', 'h-2025', 'i-2026', 'i-2025'].map((id) => [
+      id,
+      p99Ratio(variants, id),
+    ]),
+  );
+  const targets: Target[] = evaluateTargets({ variants, ratios, list, bootstrap, heap });
   targets.push(...input.telemetry.targets);
 
   return {
@@ -240,6 +190,7 @@ export function evaluate(input: ReportInput) {
     sameSchema: input.sameSchema,
     variants: input.variants,
     ratios,
+    p99ToCeiling,
     list,
     bootstrap,
     heap,
@@ -268,18 +219,35 @@ export function printReport(report: Report): void {
     out.push(
       `  ${name.padEnd(40)} ${fixed(r.requestsPerSecond, 2).padStart(6)} ${fixed(r.cpuPerRequest, 2).padStart(10)} ${fixed(r.capacity, 2).padStart(10)}`,
     );
-  ratioLine('(c)/(b) ours / raw SDK, 2026-07-28', report.ratios.oursToRawSdk2026);
-  ratioLine('(c)/(b) ours / raw SDK, 2025-11-25', report.ratios.oursToRawSdk2025);
-  ratioLine('(c)/(a) ours / plain route, 2026-07-28', report.ratios.oursToCeiling2026);
-  ratioLine('(c)/(a) ours / plain route, 2025-11-25', report.ratios.oursToCeiling2025);
-  ratioLine('(b)/(a) raw SDK / plain route, 2026', report.ratios.rawSdkToCeiling2026);
-  ratioLine('list/call, 10 tools', report.ratios.list10ToCall);
-  ratioLine('list/call, 100 tools', report.ratios.list100ToCall);
-  ratioLine('list/call, 1,000 tools', report.ratios.list1000ToCall);
+  const r = report.ratios;
+  ratioLine('(c)/(b) ours / raw SDK, 2026-07-28', r.oursToRawSdk2026);
+  ratioLine('(c)/(b) ours / raw SDK, 2025-11-25', r.oursToRawSdk2025);
+  ratioLine('(c)/(h) ours / MCP-Nest, 2026-07-28', r.oursToMcpNest2026);
+  ratioLine('(c)/(h) ours / MCP-Nest, 2025-11-25', r.oursToMcpNest2025);
+  ratioLine('(c)/(a) ours / plain route, 2026-07-28', r.oursToCeiling2026);
+  ratioLine('(c)/(a) ours / plain route, 2025-11-25', r.oursToCeiling2025);
+  ratioLine('(c)/(i) lean path / SDK path, 2026', r.leanToSdkPath2026);
+  ratioLine('(c)/(i) lean path / SDK path, 2025', r.leanToSdkPath2025);
+  ratioLine('(b)/(a) raw SDK / plain route, 2026', r.rawSdkToCeiling2026);
+  ratioLine('(b)/(a) raw SDK / plain route, 2025', r.rawSdkToCeiling2025);
+  ratioLine('(h)/(a) MCP-Nest / plain route, 2026', r.mcpNestToCeiling2026);
+  ratioLine('(h)/(a) MCP-Nest / plain route, 2025', r.mcpNestToCeiling2025);
+  ratioLine('(h)/(b) MCP-Nest / raw SDK, 2026', r.mcpNestToRawSdk2026);
+  ratioLine('(h)/(b) MCP-Nest / raw SDK, 2025', r.mcpNestToRawSdk2025);
+  ratioLine('list/call, 10 tools', r.list10ToCall);
+  ratioLine('list/call, 100 tools', r.list100ToCall);
+  ratioLine('list/call, 1,000 tools', r.list1000ToCall);
+  ratioLine('list 100: ours / MCP-Nest (h)', r.list100ToMcpNest);
+  ratioLine('list 100: lean path / SDK path (i)', r.list100LeanToSdkPath);
   out.push('  (CPU/req below 1 and capacity above 1 mean the first is cheaper per request)');
 
   const { list, bootstrap, heap } = report;
   out.push(
+    '',
+    `p99 latency / plain route's (a, ${report.variants.find((v) => v.id === 'a')!.median.p99Ms} ms): ` +
+      Object.entries(report.p99ToCeiling)
+        .map(([id, value]) => `${id} ${fixed(value, 2)}`)
+        .join(', '),
     '',
     'tools/list cost against bytes sent',
     ...[10, 100, 1000].map(
@@ -299,7 +267,7 @@ export function printReport(report: Report): void {
   out.push(...telemetryLines(report.telemetry), '');
   out.push('targets (judged on server CPU time per request; req/s ratio shown for information)');
   out.push(...targetLines(report.targets));
-  if (!report.sameSchema) out.push('  WARNING: raw SDK and ours list different input schemas');
+  if (!report.sameSchema) out.push('  WARNING: the servers list different input schemas');
   out.push('');
   process.stdout.write(out.join('\n') + '\n');
 }

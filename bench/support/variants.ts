@@ -4,7 +4,18 @@ import type { RoundSample, VariantReport } from './report.js';
 import { ServerHandle } from './server-handle.js';
 import { median } from './stats.js';
 import { TELEMETRY_SETUPS } from './telemetry-report.js';
-import { callRequest, listRequest, messageOf, type WireRequest } from './wire.js';
+import {
+  callRequest,
+  LEGACY_VERSION,
+  listRequest,
+  messageOf,
+  MODERN_VERSION,
+  type Wire,
+  type WireRequest,
+} from './wire.js';
+
+const wireVersion = (wire: Wire) => (wire === 'modern' ? MODERN_VERSION : LEGACY_VERSION);
+const wireYear = (wire: Wire) => wireVersion(wire).slice(0, 4);
 
 // The load variants of bench/run.ts, their servers, and the checks of their answers.
 
@@ -15,6 +26,12 @@ export type ServerKey =
   | 'list10'
   | 'list100'
   | 'list1000'
+  | 'ours-sdk'
+  | 'list100-sdk'
+  | 'mcp-nest'
+  | 'mcp-nest-list100'
+  | 'i18n'
+  | 'i18n-list100'
   | `telemetry-${(typeof TELEMETRY_SETUPS)[number]['setup']}`;
 
 export const SERVERS = {
@@ -24,6 +41,15 @@ export const SERVERS = {
   list10: { kind: 'mcp', tools: 10 },
   list100: { kind: 'mcp', tools: 100 },
   list1000: { kind: 'mcp', tools: 1000 },
+  // (i): ours with every request through the SDK's web-standard entry.
+  'ours-sdk': { kind: 'mcp', tools: 1, leanPath: false },
+  'list100-sdk': { kind: 'mcp', tools: 100, leanPath: false },
+  // (h): the peer, `@rekog/mcp-nest`.
+  'mcp-nest': { kind: 'mcp-nest', tools: 1 },
+  'mcp-nest-list100': { kind: 'mcp-nest', tools: 100 },
+  // (j): ours with `i18n` (German texts, English the default; support/i18n-report.ts).
+  i18n: { kind: 'mcp', tools: 1, i18n: true },
+  'i18n-list100': { kind: 'mcp', tools: 100, i18n: true },
   // The telemetry experiment (g): the server of ours (c), with each OpenTelemetry setup.
   ...Object.fromEntries(
     TELEMETRY_SETUPS.map(({ setup }) => [
@@ -98,6 +124,34 @@ export const VARIANTS: LoadVariant[] = [
     check: expectToolCount(tools),
     tools,
   })),
+  ...(['modern', 'legacy'] as const).map((wire): LoadVariant => ({
+    id: `h-${wireYear(wire)}`,
+    label: `(h) MCP-Nest call, ${wireVersion(wire)}`,
+    server: 'mcp-nest',
+    request: callRequest(wire),
+    check: expectCallResult,
+  })),
+  {
+    id: 'h-list-100',
+    label: '(h) MCP-Nest tools/list, 100 tools',
+    server: 'mcp-nest-list100',
+    request: listRequest('modern'),
+    check: expectToolCount(100),
+  },
+  ...(['modern', 'legacy'] as const).map((wire): LoadVariant => ({
+    id: `i-${wireYear(wire)}`,
+    label: `(i) ours leanPath off, ${wireVersion(wire)}`,
+    server: 'ours-sdk',
+    request: callRequest(wire),
+    check: expectCallResult,
+  })),
+  {
+    id: 'i-list-100',
+    label: '(i) ours leanPath off, list 100',
+    server: 'list100-sdk',
+    request: listRequest('modern'),
+    check: expectToolCount(100),
+  },
 ];
 
 /** The telemetry experiment (g): the app of ours (c) with each OpenTelemetry setup. */
