@@ -24,7 +24,14 @@ export const MCP_PATH = 'mcp';
       version: '1.0.0',
       // Sessions for 2025-era clients: the 2025 suites exercise sampling, elicitation,
       // subscriptions and logging/setLevel, which need a server-to-client channel.
-      http: { path: MCP_PATH, legacySessions: true },
+      // CONFORMANCE_LEAN_PATH=off serves every request through the SDK's entry instead of
+      // the lean path (scripts/conformance.mjs --lean-path off|both), so that the suites
+      // judge both settings.
+      http: {
+        path: MCP_PATH,
+        legacySessions: true,
+        leanPath: process.env.CONFORMANCE_LEAN_PATH !== 'off',
+      },
       // The task fixtures (tasks-* scenarios). The suite polls every 200 ms whatever the
       // server suggests, so suggest the same; ten minutes outlast every scenario.
       tasks: { ttlMs: 600_000, pollIntervalMs: 200 },

@@ -4,6 +4,9 @@
 //   npm run conformance -- --suite 0.1-active,0.2-pending only these suites
 //   npm run conformance -- --scenario tools-call-error    one scenario, at each wire that has it
 //                                                         (a tasks-* one at 2026-07-28)
+//   npm run conformance -- --lean-path off                with `http.leanPath: false` (every
+//                                                         request through the SDK's entry)
+//   npm run conformance -- --lean-path both               both settings, side by side (as CI runs)
 //
 // The app runs on this machine's Node (the library supports Node 20); the suites need
 // Node >= 22, which scripts/node22.mjs provides (tools/node22, installed on first use). Full
@@ -83,11 +86,24 @@ const SUITES = [
 ];
 
 const { values: options } = parseArgs({
-  options: { suite: { type: 'string' }, scenario: { type: 'string' } },
+  options: {
+    suite: { type: 'string' },
+    scenario: { type: 'string' },
+    'lean-path': { type: 'string', default: 'on' },
+  },
 });
 
+/**
+ * The settings of `http.leanPath` the app runs with, one app and one run of every suite
+ * each: the conformance app reads CONFORMANCE_LEAN_PATH (conformance/conformance.module.ts).
+ * With both, the two run side by side (the suites mostly wait, so this halves the time).
+ * Results of `off` go to conformance/results/lean-path-off/.
+ */
+const LEAN_PATH_SETTINGS = { on: ['on'], off: ['off'], both: ['on', 'off'] };
+
 const children = new Set();
-let app;
+/** The running conformance apps, one per setting of `http.leanPath`. */
+const apps = new Set();
 
 async function main() {
   const node22 = await findNode22();
@@ -95,17 +111,49 @@ async function main() {
   mkdirSync(RESULTS, { recursive: true });
   const baseline = readBaseline();
 
-  const url = await startApp();
-  console.log(`Conformance app: ${url} (log: conformance/results/app.log)\n`);
+  const settings = LEAN_PATH_SETTINGS[options['lean-path']];
+  if (!settings) {
+    throw new Error(`--lean-path takes on, off or both; got "${options['lean-path']}"`);
+  }
 
-  const outcomes = [];
-  for (const suite of suites) outcomes.push(await runSuite(suite, node22, url, baseline[suite.id]));
+  const runs = settings.map(async (leanPath) => {
+    const setting = leanPathSetting(leanPath);
+    mkdirSync(setting.results, { recursive: true });
+    const { url, app } = await startApp(setting);
+    console.log(`Conformance app (${setting.label}): ${url} (log: ${setting.shown}/app.log)`);
+    const done = [];
+    for (const suite of suites) {
+      done.push(await runSuite(suite, node22, url, baseline[suite.id], setting));
+    }
+    await stopApp(app);
+    return done;
+  });
+  const outcomes = (await Promise.all(runs)).flat();
 
   console.log('\n=== Conformance summary ===');
   for (const outcome of outcomes) printSummary(outcome);
   const failed = outcomes.filter((outcome) => outcome.exitCode !== 0).map((outcome) => outcome.id);
   console.log(failed.length ? `\nFAILED: ${failed.join(', ')}` : '\nAll suites passed.');
   return failed.length ? 1 : 0;
+}
+
+/** Where one setting's results go and how its outcomes are named. */
+function leanPathSetting(leanPath) {
+  return leanPath === 'off'
+    ? {
+        leanPath,
+        label: 'http.leanPath: false',
+        suffix: ' [leanPath off]',
+        results: join(RESULTS, 'lean-path-off'),
+        shown: 'conformance/results/lean-path-off',
+      }
+    : {
+        leanPath,
+        label: 'http.leanPath: true',
+        suffix: '',
+        results: RESULTS,
+        shown: 'conformance/results',
+      };
 }
 
 function selectSuites(node22) {
@@ -171,16 +219,22 @@ function readBaseline() {
   return parsed;
 }
 
-async function startApp() {
+async function startApp(setting) {
   if (!existsSync(APP))
     throw new Error(`${APP} is missing: run \`npm run build:conformance\` first`);
   const port = await freePort();
-  const log = createWriteStream(join(RESULTS, 'app.log'));
-  app = spawn(process.execPath, [APP], {
+  const log = createWriteStream(join(setting.results, 'app.log'));
+  const app = spawn(process.execPath, [APP], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NO_COLOR: '1',
+      CONFORMANCE_LEAN_PATH: setting.leanPath,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  apps.add(app);
   app.stdout.pipe(log);
   app.stderr.pipe(log);
   const exited = new Promise((resolve) => app.once('exit', resolve));
@@ -191,13 +245,13 @@ async function startApp() {
     const code = await Promise.race([exited, sleep(250).then(() => undefined)]);
     if (code !== undefined) {
       throw new Error(
-        `The conformance app exited (${code}) before it answered; see conformance/results/app.log`,
+        `The conformance app exited (${code}) before it answered; see ${setting.shown}/app.log`,
       );
     }
-    if (await answers(url)) return url;
+    if (await answers(url)) return { url, app };
   }
   throw new Error(
-    `The conformance app did not answer on ${url} within 30 s; see conformance/results/app.log`,
+    `The conformance app did not answer on ${url} within 30 s; see ${setting.shown}/app.log`,
   );
 }
 
@@ -238,8 +292,8 @@ async function answers(url) {
   }
 }
 
-async function runSuite(suite, node22, url, baselineEntries = {}) {
-  const outputDir = join(RESULTS, suite.id.replace(/:/g, '-'));
+async function runSuite(suite, node22, url, baselineEntries = {}, setting) {
+  const outputDir = join(setting.results, suite.id.replace(/:/g, '-'));
   rmSync(outputDir, { recursive: true, force: true });
   mkdirSync(outputDir, { recursive: true });
   const log = createWriteStream(`${outputDir}.log`);
@@ -256,7 +310,7 @@ async function runSuite(suite, node22, url, baselineEntries = {}) {
   const runs = suite.requirements ? [['--requirements', suite.requirements]] : suite.runs;
 
   console.log(
-    `--- ${suite.id}: conformance ${suite.cli} (${runs.map((r) => r.join(' ')).join('; ')})`,
+    `--- ${suite.id}${setting.suffix}: conformance ${suite.cli} (${runs.map((r) => r.join(' ')).join('; ')})`,
   );
   let exitCode = 0;
   const scenarios = [];
@@ -281,7 +335,8 @@ async function runSuite(suite, node22, url, baselineEntries = {}) {
 
   const scored = suite.requirements ? requiredScenarios(node22, suite) : undefined;
   return {
-    id: suite.id,
+    id: `${suite.id}${setting.suffix}`,
+    log: `${setting.shown}/${suite.id.replace(/:/g, '-')}.log`,
     exitCode,
     scenarios,
     scored,
@@ -359,7 +414,7 @@ function readChecks(dir, stdout, label) {
     .toSorted((a, b) => a.scenario.localeCompare(b.scenario));
 }
 
-function printSummary({ id, exitCode, scenarios, scored, baseline, stale, unexpected }) {
+function printSummary({ id, log, exitCode, scenarios, scored, baseline, stale, unexpected }) {
   const counted = scored ? scenarios.filter((s) => scored.has(s.scenario)) : scenarios;
   const failing = counted.filter((s) => s.checks.some((check) => check.status === 'FAILURE'));
   const warning = counted.filter(
@@ -377,7 +432,7 @@ function printSummary({ id, exitCode, scenarios, scored, baseline, stale, unexpe
   console.log(
     `\n${id}: ${counted.length - failing.length}/${counted.length} scenarios passed, ` +
       `${failing.length} failed, ${warning.length} with warnings: ${verdict}` +
-      ` (full output: conformance/results/${id.replace(/:/g, '-')}.log)`,
+      ` (full output: ${log})`,
   );
   for (const { scenario, checks } of [...failing, ...warning]) {
     const reason = baseline[scenario.replace(/@.*$/, '')];
@@ -416,13 +471,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The app and any running suite end with this script, whatever ends it.
 function stopChildren() {
-  for (const child of [...children, app]) {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  for (const child of [...children, ...apps]) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   }
 }
 
-async function stopApp() {
-  if (!app || app.exitCode !== null || app.signalCode !== null) return;
+async function stopApp(app) {
+  apps.delete(app);
+  if (app.exitCode !== null || app.signalCode !== null) return;
   const exited = new Promise((resolve) => app.once('exit', resolve));
   app.kill('SIGTERM');
   const timer = setTimeout(() => app.kill('SIGKILL'), 5_000);
@@ -432,7 +488,7 @@ async function stopApp() {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    console.error(`\n${signal}: stopping the conformance app and the suites`);
+    console.error(`\n${signal}: stopping the conformance apps and the suites`);
     stopChildren();
     process.exit(130);
   });
@@ -445,6 +501,6 @@ main()
     return 1;
   })
   .then(async (code) => {
-    await stopApp();
+    await Promise.all([...apps].map(stopApp));
     process.exit(code);
   });
