@@ -123,10 +123,7 @@ export {
 export { ServerSelectionError } from './transports/server-host.selector.js';
 
 // Tasks (docs/tasks.md)
-export {
-  InMemoryTaskStore,
-  type InMemoryTaskStoreOptions,
-} from './tasks/in-memory-task.store.js';
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './tasks/in-memory-task.store.js';
 export { MCP_TASK_STORE } from './mcp.constants.js';
 // What a tool throws to end a call (or fail a task) with a JSON-RPC error.
 export { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';

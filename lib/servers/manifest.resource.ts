@@ -28,7 +28,6 @@ export const manifestUri = (server: string, manifest: true | string): string =>
 
 const EVERYONE: VisibilityCheck = Object.assign(async () => true, { guarded: false });
 
-
 /**
  * The manifest resource of one server (the `manifest` option): for the identity that reads
  * it, the tools `tools/list` would show it (hidden tools are not published at all, and tools
