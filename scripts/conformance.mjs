@@ -18,7 +18,6 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
-  readdirSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -27,63 +26,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { printSummary, readChecks } from './conformance-report.mjs';
+import { EXTENSION_RUN, SUITE_CLI, SUITES } from './conformance-suites.mjs';
 import { node22 as findNode22 } from './node22.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'conformance', 'results');
 const BASELINE = join(ROOT, 'conformance', 'baseline.yml');
 const APP = join(ROOT, 'dist-conformance', 'main.js');
-const SUITE_CLI = {
-  0.1: join(ROOT, 'node_modules', 'conformance-0.1', 'dist', 'index.js'),
-  0.2: join(ROOT, 'node_modules', 'conformance-0.2', 'dist', 'index.js'),
-};
-
-// The 0.2 CLI runs an extension scenario (not on the spec timeline) only when forced, and at
-// the revision it is given; the tasks extension exists for 2026-07-28 only.
-const EXTENSION_RUN = ['--spec-version', '2026-07-28', '--force'];
-
-// The tasks extension (SEP-2663). The 2026-07-28 requirement set runs these but does not
-// score them, so they run again one by one, where they count. `tasks-status-notifications`
-// is left out: the suite only reports it as skipped (its harness is being rewritten).
-const TASKS_SCENARIOS = [
-  'tasks-lifecycle',
-  'tasks-capability-negotiation',
-  'tasks-wire-fields',
-  'tasks-request-state-removal',
-  'tasks-mrtr-input',
-  'tasks-request-headers',
-  'tasks-dispatch-and-envelope',
-  'tasks-required-task-error',
-  'tasks-mrtr-composition',
-];
-
-/**
- * The suites, in the order they run. `runs` are the CLI invocations of one suite (the
- * pending scenarios of 0.2 are run one by one, at the wire they are pending for);
- * `requirements` names the revision whose required scenarios alone are scored.
- */
-const SUITES = [
-  { id: '0.1-active', cli: '0.1', runs: [['--suite', 'active']] },
-  { id: '0.1-pending', cli: '0.1', runs: [['--suite', 'pending']] },
-  { id: '0.2-2025-11-25', cli: '0.2', requirements: '2025-11-25' },
-  { id: '0.2-2026-07-28', cli: '0.2', requirements: '2026-07-28' },
-  {
-    id: '0.2-pending',
-    cli: '0.2',
-    runs: [
-      ['--scenario', 'json-schema-2020-12', '--spec-version', '2025-11-25'],
-      ['--scenario', 'server-sse-polling', '--spec-version', '2025-11-25'],
-      ['--scenario', 'json-schema-2020-12', '--spec-version', '2026-07-28'],
-      ['--scenario', 'http-header-validation', '--spec-version', '2026-07-28'],
-      ['--scenario', 'http-custom-header-server-validation', '--spec-version', '2026-07-28'],
-    ],
-  },
-  {
-    id: '0.2-tasks',
-    cli: '0.2',
-    runs: TASKS_SCENARIOS.map((scenario) => ['--scenario', scenario, ...EXTENSION_RUN]),
-  },
-];
 
 const { values: options } = parseArgs({
   options: {
@@ -383,88 +333,6 @@ function requiredScenarios(node22, suite) {
   );
   const section = stdout.split('Server scenarios')[1]?.split('\n\n')[0] ?? '';
   return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]));
-}
-
-// <dir>/server-<scenario>-<timestamp>/checks.json → [{ scenario, checks }]. A scenario that
-// crashed or timed out writes no file: it is reported from the suite's output instead.
-function readChecks(dir, stdout, label) {
-  const saved = existsSync(dir)
-    ? readdirSync(dir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'checks.json')))
-        .map((entry) => ({
-          scenario: entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''),
-          checks: JSON.parse(readFileSync(join(dir, entry.name, 'checks.json'), 'utf8')),
-        }))
-    : [];
-  const ran = [...stdout.matchAll(/Running client scenario '([^']+)'/g)].map((match) => match[1]);
-  const lost = ran
-    .filter((scenario) => !saved.some((result) => result.scenario === scenario))
-    .map((scenario) => ({
-      scenario,
-      checks: [
-        {
-          id: scenario,
-          status: 'FAILURE',
-          errorMessage: 'no result: crashed or timed out (see the log)',
-        },
-      ],
-    }));
-  return [...saved, ...lost]
-    .map((result) => ({ ...result, scenario: `${result.scenario}${label}` }))
-    .toSorted((a, b) => a.scenario.localeCompare(b.scenario));
-}
-
-function printSummary({ id, log, exitCode, scenarios, scored, baseline, stale, unexpected }) {
-  const counted = scored ? scenarios.filter((s) => scored.has(s.scenario)) : scenarios;
-  const failing = counted.filter((s) => s.checks.some((check) => check.status === 'FAILURE'));
-  const warning = counted.filter(
-    (s) => !failing.includes(s) && s.checks.some((check) => check.status === 'WARNING'),
-  );
-  const baselined = Object.keys(baseline).length > 0;
-  const verdict =
-    exitCode !== 0
-      ? `FAILED (exit ${exitCode}${baselined ? '; the suite compared against the baseline, see its log' : ''})`
-      : failing.length || (warning.length && baselined)
-        ? 'ok, as the baseline expects'
-        : warning.length
-          ? 'ok (warnings do not fail without a baseline)'
-          : 'ok';
-  console.log(
-    `\n${id}: ${counted.length - failing.length}/${counted.length} scenarios passed, ` +
-      `${failing.length} failed, ${warning.length} with warnings: ${verdict}` +
-      ` (full output: ${log})`,
-  );
-  for (const { scenario, checks } of [...failing, ...warning]) {
-    const reason = baseline[scenario.replace(/@.*$/, '')];
-    console.log(
-      `  ${failing.some((s) => s.scenario === scenario) ? '✗' : '!'} ${scenario}${reason ? ` (baseline: ${reason})` : ''}`,
-    );
-    for (const check of checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')) {
-      const message = (check.errorMessage ?? check.description ?? '')
-        .replace(/\s+/g, ' ')
-        .slice(0, 240);
-      const checkReason = baseline[`${scenario.replace(/@.*$/, '')}:${check.id}`];
-      console.log(
-        `      ${check.status} ${check.id}: ${message}${checkReason ? ` (baseline: ${checkReason})` : ''}`,
-      );
-    }
-  }
-  if (unexpected.length) console.log(`  not in the baseline: ${unexpected.join(', ')}`);
-  if (stale.length) {
-    console.log(`  stale baseline entries (they pass now; delete them): ${stale.join(', ')}`);
-  }
-  if (scored) {
-    const unscored = scenarios.filter((s) => !scored.has(s.scenario));
-    const unscoredFailing = unscored.filter((s) =>
-      s.checks.some((check) => check.status === 'FAILURE'),
-    );
-    if (unscored.length) {
-      console.log(
-        `  not scored (extensions, pending): ${unscored.length} run, ${unscoredFailing.length} failing` +
-          (unscoredFailing.length ? `: ${unscoredFailing.map((s) => s.scenario).join(', ')}` : ''),
-      );
-    }
-  }
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
