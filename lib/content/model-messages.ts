@@ -12,7 +12,7 @@ export const MODEL_MESSAGES = {
     'Resource not found: $uri. Call resources/list or resources/templates/list to see what this server offers.',
   invalidArguments: 'Invalid arguments:',
   allowedValues: 'allowed: $values',
-  forbidden: 'Forbidden (403): Forbidden resource',
+  forbidden: 'Forbidden resource',
   missingScope: 'Missing scope: one of $scopes is required; the caller has $granted.',
   missingScopes: 'Missing scope(s): $scopes; the caller has $granted.',
   retryAfter: 'Retry after $seconds seconds.',

@@ -160,6 +160,18 @@ describe('messages in the caller language', () => {
     expect(failed.content).toEqual([{ type: 'text', text: 'Interner Fehler (abc123)' }]);
   });
 
+  it("keeps a guard's refusal in one piece when no translation words it", () => {
+    const refused = toolErrorToResult(
+      new ForbiddenException('Forbidden resource'),
+      () => 'ref',
+      {},
+      textsIn({}),
+    );
+    expect(refused.content).toEqual([
+      { type: 'text', text: 'Forbidden (403): Forbidden resource' },
+    ]);
+  });
+
   it('gives English for a library message without a translation, with its placeholders filled', () => {
     expect(textsIn({}).message('unknownTool', { name: 'x', listMethod: 'tools/list' })).toBe(
       'Unknown tool "x". Call tools/list to see the tools this server offers.',
