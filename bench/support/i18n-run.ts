@@ -1,10 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import os from 'node:os';
 import type { BenchMode } from '../bench.config.js';
 import { checkLocalizedAnswers, evaluateI18n, i18nLines, i18nVariants } from './i18n-report.js';
+import { reportExperiment } from './experiment-report.js';
 import { log } from './log.js';
 import { machineInfo } from './machine.js';
-import { targetLines, variantTable } from './report.js';
 import { measureRounds } from './rounds.js';
 import { startServers, variantReports } from './variants.js';
 
@@ -27,32 +25,17 @@ export async function runI18nAlone(mode: BenchMode, modeName: string): Promise<v
     );
     const variants = variantReports(variantsRun, samples);
     const i18n = evaluateI18n(variants, bytes);
-    const loadAverageAtEnd = os.loadavg().map((value) => Math.round(value * 100) / 100);
-    const out = [
-      '',
-      `nestjs-mcp bench, localization (j), ${startedAt.toISOString()}`,
-      `nestjs-mcp at ${machine.library.commit}${machine.library.libDirty === true ? ' + uncommitted lib/ changes' : ''}; ${machine.cpuModel}, ${machine.cores} cores, node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')} -> ${loadAverageAtEnd.join(' ')}`,
-      `${mode.rounds} interleaved rounds (each starting one variant later) x ${mode.durationS} s, each after ${mode.warmupS} s warm-up (and ${mode.primeS} s once per variant first), ${mode.connections} connections; medians across rounds`,
-      '',
-      ...variantTable(variants),
-      ...i18nLines(i18n),
-      '',
-      'targets (judged on server CPU time per request; req/s ratio shown for information)',
-      ...targetLines(i18n.targets),
-      '',
-    ];
-    process.stdout.write(out.join('\n') + '\n');
-    const file = new URL('../../bench/i18n-results.json', import.meta.url);
-    const report = {
-      date: startedAt.toISOString(),
-      durationS: (Date.now() - startedAt.getTime()) / 1000,
-      machine: { ...machine, loadAverageAtEnd },
-      settings: mode,
+    reportExperiment({
+      title: 'localization (j)',
+      file: 'i18n-results.json',
+      startedAt,
+      machine,
+      mode,
       variants,
-      i18n,
-    };
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    log(`written ${file.pathname}`);
+      lines: i18nLines(i18n),
+      targets: i18n.targets,
+      section: { i18n },
+    });
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.close()));
   }

@@ -5,10 +5,10 @@ import type {
   McpTaskError,
   McpTaskEvent,
   McpTaskPage,
-  McpTaskStatus,
   McpTaskStore,
   NewMcpTask,
 } from '../interfaces/mcp-task-store.interface.js';
+import { isFinal } from './task-protocol.js';
 
 /** The options of `new InMemoryTaskStore()`. */
 export interface InMemoryTaskStoreOptions {
@@ -31,10 +31,9 @@ export interface InMemoryTaskStoreOptions {
 type Listener = (event: McpTaskEvent) => void;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const FINAL: ReadonlySet<McpTaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 const DEFAULT_PAGE_SIZE = 100;
 
-const isFinal = (task: McpTask) => FINAL.has(task.status);
+const isFinished = (task: McpTask) => isFinal(task.status);
 
 /** What a caller gets: its own copy, which it may change without changing the store. */
 const copy = <T extends McpTask | undefined>(task: T): T => task && structuredClone(task);
@@ -225,7 +224,7 @@ export class InMemoryTaskStore implements McpTaskStore {
   async requestCancel(taskId: string): Promise<McpTask | undefined> {
     const task = this.live(taskId);
     if (!task) return undefined;
-    if (isFinal(task)) return copy(task);
+    if (isFinished(task)) return copy(task);
     const cancelled = this.finish(taskId, 'cancelled', () => {});
     this.emit({ type: 'cancel-requested', taskId });
     return copy(cancelled);
@@ -288,7 +287,7 @@ export class InMemoryTaskStore implements McpTaskStore {
   ): McpTask | undefined {
     const task = this.live(taskId);
     if (!task) return undefined;
-    if (isFinal(task)) return task;
+    if (isFinished(task)) return task;
     const draft: Mutable<McpTask> = structuredClone(task);
     change(draft);
     draft.lastUpdatedAt = new Date(this.now()).toISOString();
@@ -335,7 +334,7 @@ export class InMemoryTaskStore implements McpTaskStore {
     }
     if (this.tasks.size < this.maxTasks) return;
     const oldestFinished = [...this.tasks.values()]
-      .filter(isFinal)
+      .filter(isFinished)
       .toSorted(
         (a, b) =>
           a.lastUpdatedAt.localeCompare(b.lastUpdatedAt) || a.createdAt.localeCompare(b.createdAt),

@@ -3,28 +3,17 @@
  * files (test/fixtures/i18n/), on Express and Fastify, on both protocol eras.
  */
 import type { INestApplication } from '@nestjs/common';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { I18nFixtureModule } from '../fixtures/i18n/i18n.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { MODERN_VERSION, modernRequest } from '../support/mcp-post.js';
+import { eraRequest, MODERN_VERSION, type EraAnswer } from '../support/mcp-post.js';
 
 const ERAS = [MODERN_VERSION, '2025-11-25'] as const;
 type Era = (typeof ERAS)[number];
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  message: Record<string, any>;
-}
+type Answer = EraAnswer;
 
-function messageOf(res: request.Response): Record<string, any> {
-  if (!res.headers['content-type']?.startsWith('text/event-stream')) return res.body;
-  const data = res.text.split('\n').filter((line) => line.startsWith('data: '));
-  return JSON.parse(data.at(-1)!.slice(6));
-}
-
-async function ask(
+function ask(
   app: INestApplication,
   era: Era,
   method: string,
@@ -34,22 +23,7 @@ async function ask(
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...extra };
   if (language !== undefined) headers['Accept-Language'] = language;
-  const req =
-    era === MODERN_VERSION
-      ? modernRequest(app, '/mcp', method, params, headers)
-      : request(app.getHttpServer())
-          .post('/mcp')
-          .set('Accept', 'application/json, text/event-stream')
-          .set('Content-Type', 'application/json')
-          .set('MCP-Protocol-Version', era)
-          .set(headers)
-          .send({ jsonrpc: '2.0', id: 1, method, params });
-  const res = await req;
-  return {
-    status: res.status,
-    headers: res.headers as Record<string, string>,
-    message: messageOf(res),
-  };
+  return eraRequest(app, era, method, params, headers);
 }
 
 const toolsOf = async (app: INestApplication, era: Era, language?: string) => {

@@ -6,13 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AppModule } from '../../sample/app.module.js';
 import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { MODERN_VERSION, modernRequest } from '../support/mcp-post.js';
+import { eraRequest, MODERN_VERSION, type EraAnswer } from '../support/mcp-post.js';
 import { REPO_ROOT } from '../support/readme-blocks.js';
 
 type Texts = Record<string, any>;
@@ -30,21 +29,10 @@ const germanArgument = (name: string, argument: string): string | undefined =>
 
 const ERAS = [MODERN_VERSION, '2025-11-25'] as const;
 type Era = (typeof ERAS)[number];
-const ACCEPT = 'application/json, text/event-stream';
 const ADMIN = `Bearer ${SAMPLE_DEFAULTS.adminToken}`;
 const READER = `Bearer ${SAMPLE_DEFAULTS.readerToken}`;
 
-interface Answer {
-  headers: Record<string, string>;
-  message: Record<string, any>;
-}
-
-/** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
-function messageOf(res: request.Response): Record<string, any> {
-  if (!res.headers['content-type']?.startsWith('text/event-stream')) return res.body;
-  const data = res.text.split('\n').filter((line) => line.startsWith('data: '));
-  return JSON.parse(data.at(-1)!.slice(6));
-}
+type Answer = EraAnswer;
 
 /** One request of `era`, as the admin unless `authorization` says otherwise. */
 async function ask(
@@ -57,21 +45,9 @@ async function ask(
   if (language !== undefined) headers['Accept-Language'] = language;
   // A 2026 client names the resource it reads in a header, as it names a tool or a prompt.
   if (era === MODERN_VERSION && typeof params.uri === 'string') headers['Mcp-Name'] = params.uri;
-  let req: request.Test;
-  if (era === MODERN_VERSION) {
-    req = modernRequest(app, '/mcp', method, params, headers);
-  } else {
-    req = request(app.getHttpServer())
-      .post('/mcp')
-      .set('Accept', ACCEPT)
-      .set('Content-Type', 'application/json')
-      .set('MCP-Protocol-Version', era)
-      .set(headers)
-      .send({ jsonrpc: '2.0', id: 1, method, params });
-  }
-  const res = await req;
-  expect(res.status).toBe(200);
-  return { headers: res.headers as Record<string, string>, message: messageOf(res) };
+  const answer = await eraRequest(app, era, method, params, headers);
+  expect(answer.status).toBe(200);
+  return answer;
 }
 
 interface AskOptions {
