@@ -34,6 +34,7 @@ const STAGES = [
   ['testing', '^lib/testing/'],
   ['plugin', '^lib/plugin/'],
   ['nestjs-i18n', '^lib/nestjs-i18n/'],
+  ['redis', '^lib/redis/'],
   ['module', '^lib/(index|mcp\\.module|mcp-core\\.module)\\.ts$'],
 ];
 

@@ -56,10 +56,13 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     ToolCallEventsPublisher,
     McpServerHost,
     {
-      // The app's store, or one in this process; McpServerHost closes the one it made.
+      // The app's store, else the one every instance shares (`scaleOut`), else one in this
+      // process; McpServerHost closes the one the module made.
       provide: MCP_TASK_STORE,
-      useFactory: (options: McpModuleOptions) =>
-        options.tasks?.store ?? new InMemoryTaskStore({ maxTasks: options.tasks?.maxTasks }),
+      useFactory: ({ tasks, scaleOut, name }: McpModuleOptions) =>
+        tasks?.store ??
+        scaleOut?.taskStore(name, { maxTasks: tasks?.maxTasks }) ??
+        new InMemoryTaskStore({ maxTasks: tasks?.maxTasks }),
       inject: [MCP_MODULE_OPTIONS],
     },
     ...mcpHttpProviders,

@@ -17,6 +17,15 @@ type PipelineHandler = (...args: unknown[]) => Promise<unknown>;
 /** Enhancers an MCP call runs through, as on an HTTP route. */
 const ENHANCERS = { guards: true, interceptors: true, filters: true };
 
+/** A call whose guards already ran where the caller is (a task on a queue's worker). */
+const CHECKED_ENHANCERS = { guards: false, interceptors: true, filters: true };
+
+/** What the pipeline of one method runs besides the method. */
+export interface McpPipelineOptions {
+  /** `false`: interceptors, pipes and filters only (the guards ran in the request). */
+  guards?: boolean;
+}
+
 /**
  * Binds a decorated method (tool, prompt, resource) to the Nest pipeline once, at
  * bootstrap: `ExternalContextCreator` with context type `'mcp'` (guards → interceptors →
@@ -37,13 +46,14 @@ export class McpPipelineFactory {
     });
   }
 
-  create(method: DiscoveredMethod): McpPipeline {
+  create(method: DiscoveredMethod, options: McpPipelineOptions = {}): McpPipeline {
+    const enhancers = options.guards === false ? CHECKED_ENHANCERS : ENHANCERS;
     if (method.wrapper.isDependencyTreeStatic()) {
-      const handler = this.createHandler(method, method.wrapper.instance as object);
+      const handler = this.createHandler(method, method.wrapper.instance as object, enhancers);
       return (call) => handler(...call.handlerArgs());
     }
     return async (call) => {
-      const handler = await this.createScopedHandler(method, call);
+      const handler = await this.createScopedHandler(method, call, enhancers);
       return handler(...call.handlerArgs());
     };
   }
@@ -57,6 +67,7 @@ export class McpPipelineFactory {
   private async createScopedHandler(
     method: DiscoveredMethod,
     call: McpCall,
+    enhancers: typeof ENHANCERS,
   ): Promise<PipelineHandler> {
     const request = (call.httpRequest ?? call) as Record<PropertyKey, unknown>;
     const contextId =
@@ -64,7 +75,7 @@ export class McpPipelineFactory {
     const instance = await this.moduleRef.resolve(method.wrapper.token, contextId, {
       strict: false,
     });
-    return this.createHandler(method, instance as object, contextId);
+    return this.createHandler(method, instance as object, enhancers, contextId);
   }
 
   private attachContextId(request: Record<PropertyKey, unknown>): ContextId {
@@ -82,6 +93,7 @@ export class McpPipelineFactory {
   private createHandler(
     method: DiscoveredMethod,
     instance: object,
+    enhancers: typeof ENHANCERS,
     contextId?: ContextId,
   ): PipelineHandler {
     const callable = (instance as Record<string, (...args: unknown[]) => unknown>)[
@@ -95,7 +107,7 @@ export class McpPipelineFactory {
       this.paramsFactory,
       contextId,
       method.wrapper.id,
-      ENHANCERS,
+      enhancers,
       MCP_CONTEXT_TYPE,
     );
   }

@@ -10,7 +10,9 @@ import { ToolCallEventsPublisher } from './tool-call-events.publisher.js';
 import { pipelinePhase, validationPhase } from './call-phases.js';
 import type { DetachedResponse } from './detached-response.js';
 import type { McpCall } from './mcp-call.js';
-import { McpPipelineFactory } from './mcp-pipeline.factory.js';
+import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
+import { McpPipelineFactory, type McpPipelineOptions } from './mcp-pipeline.factory.js';
+import { VisibilityFactory } from './visibility.factory.js';
 import { toolErrorToResult } from './tool-error.mapper.js';
 import { normalizeToolResult } from './tool-result.normalizer.js';
 import { reportUnexpectedError } from './unexpected-error.reporter.js';
@@ -28,6 +30,16 @@ function retryAfterOf(response: DetachedResponse): number | undefined {
 export type ToolInvoker = (call: McpCall) => Promise<CallToolResult | InputRequiredResult>;
 
 /**
+ * A task tool split for a queue (`tasks.queue`): `check` runs in the request (guards, then
+ * the arguments) and resolves to the error result the caller gets, or `undefined` when the
+ * call may be queued; `run` is the call on the worker, without the guards.
+ */
+export interface QueuedToolInvoker {
+  readonly check: (call: McpCall) => Promise<CallToolResult | undefined>;
+  readonly run: ToolInvoker;
+}
+
+/**
  * Binds each discovered tool to the Nest pipeline once, at bootstrap. Every transport
  * calls the same invoker: validation of the arguments, then the pipeline (guards →
  * interceptors → pipes → method → filters), then the result normaliser, with any error
@@ -40,10 +52,12 @@ export class ToolInvokerFactory {
   constructor(
     private readonly pipelines: McpPipelineFactory,
     private readonly events: ToolCallEventsPublisher,
+    private readonly visibility: VisibilityFactory,
   ) {}
 
-  create(tool: DiscoveredTool): ToolInvoker {
-    const pipeline = this.pipelines.create(tool);
+  /** @param options `guards: false` for a call whose guards ran elsewhere (a queued task). */
+  create(tool: DiscoveredTool, options: McpPipelineOptions = {}): ToolInvoker {
+    const pipeline = this.pipelines.create(tool, options);
     return async (call) => {
       const startedAt = performance.now();
       let outcome: CallToolResult | InputRequiredResult;
@@ -59,19 +73,7 @@ export class ToolInvokerFactory {
       } catch (error) {
         // A task records a JSON-RPC error the method throws as `failed` (the task runner).
         if (call.taskBinding && error instanceof ProtocolError) throw error;
-        outcome = toolErrorToResult(
-          error,
-          (unexpected) =>
-            reportUnexpectedError(
-              this.logger,
-              `Tool "${call.name}"`,
-              tool,
-              unexpected,
-              call.signal.aborted,
-            ),
-          { retryAfterSeconds: retryAfterOf(call.detachedResponse) },
-          call.texts,
-        );
+        outcome = this.errorResult(tool, call, error);
       }
       // A declared output is checked last, error results included (ToolOutputValidator).
       if (isInputRequiredResult(outcome)) return outcome;
@@ -79,5 +81,39 @@ export class ToolInvokerFactory {
       if (call.executed) this.events.afterResponse(call, result, startedAt);
       return result;
     };
+  }
+
+  /** The tool split for a queue: checked in the request, run on a worker. */
+  createQueued(tool: DiscoveredTool): QueuedToolInvoker {
+    const guards = this.visibility.createGuardCheck(tool);
+    const check = async (call: McpCall) => {
+      try {
+        await guards?.(call);
+        const validation = await tool.checkArguments(call.arguments);
+        if (validation.ok) return undefined;
+        throw new InvalidArgumentsError(call.name, validation.issues, 'tool');
+      } catch (error) {
+        const outcome = this.errorResult(tool, call, error);
+        return tool.outputValidator?.apply(outcome, call.era) ?? outcome;
+      }
+    };
+    return { check, run: this.create(tool, { guards: false }) };
+  }
+
+  /** What a caller gets for an error: the same result whichever step raised it. */
+  private errorResult(tool: DiscoveredTool, call: McpCall, error: unknown): CallToolResult {
+    return toolErrorToResult(
+      error,
+      (unexpected) =>
+        reportUnexpectedError(
+          this.logger,
+          `Tool "${call.name}"`,
+          tool,
+          unexpected,
+          call.signal.aborted,
+        ),
+      { retryAfterSeconds: retryAfterOf(call.detachedResponse) },
+      call.texts,
+    );
   }
 }

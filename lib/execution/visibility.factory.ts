@@ -29,6 +29,26 @@ export class VisibilityFactory {
   constructor(private readonly externalContextCreator: ExternalContextCreator) {}
 
   create(method: DiscoveredMethod): VisibilityCheck {
+    const runGuards = this.createGuardCheck(method);
+    if (!runGuards) return ALWAYS_VISIBLE;
+    const check = async (call: McpCall) => {
+      try {
+        await runGuards(call);
+        return true;
+      } catch {
+        // A guard that throws (Unauthorized, Forbidden, a missing scope) hides the tool.
+        return false;
+      }
+    };
+    return Object.assign(check, { guarded: true });
+  }
+
+  /**
+   * The method's guards alone, as the call runs them: resolves when every guard lets the
+   * call through, throws what the call would get otherwise (a guard's exception, or
+   * `ForbiddenException` for `false`); `undefined` when the method has no guard.
+   */
+  createGuardCheck(method: DiscoveredMethod): ((call: McpCall) => Promise<void>) | undefined {
     const instance = method.wrapper.instance as Record<string, Function>;
     const probe = withMetadataOf(instance[method.methodName], () => true);
     let guardCount = 0;
@@ -60,16 +80,8 @@ export class VisibilityFactory {
       GUARDS_ONLY,
       MCP_CONTEXT_TYPE,
     );
-    if (guardCount === 0) return ALWAYS_VISIBLE;
-    const check = async (call: McpCall) => {
-      try {
-        return (await runGuards(...call.handlerArgs())) === true;
-      } catch {
-        // A guard that throws (Unauthorized, Forbidden, a missing scope) hides the tool.
-        return false;
-      }
-    };
-    return Object.assign(check, { guarded: true });
+    if (guardCount === 0) return undefined;
+    return async (call) => void (await runGuards(...call.handlerArgs()));
   }
 }
 

@@ -2,6 +2,7 @@ import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } fro
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import type { McpToolNaming } from './mcp-naming.interface.js';
 import type { McpI18nOptions } from './mcp-i18n-options.interface.js';
+import type { McpScaleOut } from './mcp-scale-out.interface.js';
 import type { McpTasksOptions } from './mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
 
@@ -203,6 +204,14 @@ export interface McpModuleOptions {
    * @default none: the texts the code gives
    */
   i18n?: McpI18nOptions;
+  /**
+   * Several instances behind a load balancer (docs/scale-out.md): the change bus, the task
+   * store, the task queue (`tasks.queue`) and the events of resumable 2025 streams are
+   * shared through it, such as `new RedisScaleOut({ connection })` from
+   * `nestjs-mcp/redis`. Needs `requestState.secret`, the same on every instance.
+   * @default none: one instance
+   */
+  scaleOut?: McpScaleOut;
 }
 
 /** The form of the argument schemas a server lists; the server enforces what it lists. */
@@ -224,7 +233,7 @@ export interface McpSchemaOptions {
 export interface McpRequestStateOptions {
   /**
    * The HMAC key, at least 32 bytes. Give the same key to every instance behind a load
-   * balancer: a state minted by one must verify on another.
+   * balancer: a state minted by one must verify on another (with `scaleOut` it is required).
    * @default a random key per process (one instance only)
    */
   secret?: string | Uint8Array;

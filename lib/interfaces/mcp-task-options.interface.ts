@@ -54,4 +54,11 @@ export interface McpTasksOptions {
    * `sub`, else a hash of the `Authorization` header, else one shared anonymous owner
    */
   owner?: (request: any) => string | undefined;
+  /**
+   * Runs the tasks on a queue shared by every instance (docs/scale-out.md), by its name,
+   * such as `'mcp-tasks'`: the request checks the call (arguments, guards) and whichever
+   * instance takes the job runs it (interceptors, pipes, the method). Needs `scaleOut`.
+   * @default none: a task runs in the process that created it
+   */
+  queue?: string;
 }

@@ -6,6 +6,7 @@ import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';
 import { tasksOptionsProblems } from './tasks-options.validator.js';
 import { i18nOptionsProblems } from './i18n-options.validator.js';
+import { scaleOutOptionsProblems } from './scale-out-options.validator.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 import {
   booleanProblem,
@@ -146,6 +147,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   problems.push(...namingOptionsProblems(options.naming, options.manifest));
   problems.push(...tasksOptionsProblems(options.tasks));
   problems.push(...i18nOptionsProblems(options.i18n));
+  problems.push(...scaleOutOptionsProblems(options));
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
   return options as unknown as McpModuleOptions;
 }

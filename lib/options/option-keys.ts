@@ -94,6 +94,7 @@ export const TASKS_OPTION_KEYS = {
   pollIntervalMs: VALUE,
   maxTasks: VALUE,
   owner: VALUE,
+  queue: VALUE,
 } as const satisfies OptionKeysOf<McpTasksOptions>;
 
 export const I18N_OPTION_KEYS = {
@@ -122,6 +123,7 @@ export const MCP_MODULE_OPTION_KEYS = {
   manifest: VALUE,
   tasks: TASKS_OPTION_KEYS,
   i18n: I18N_OPTION_KEYS,
+  scaleOut: VALUE,
 } as const satisfies OptionKeysOf<McpModuleOptions>;
 
 /** The keys of `McpModule.forRootAsync()` options. */

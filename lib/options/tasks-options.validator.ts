@@ -29,5 +29,11 @@ export function tasksOptionsProblems(tasks: unknown): string[] {
   if (owner !== undefined && typeof owner !== 'function') {
     problems.push('"tasks.owner" must be a function of the request, such as (req) => req.user?.id');
   }
+  const { queue } = tasks;
+  if (queue !== undefined && !(typeof queue === 'string' && /^[\w.-]{1,100}$/.test(queue))) {
+    problems.push(
+      `"tasks.queue" must be a queue name of letters, digits, '_', '.' or '-', such as 'mcp-tasks' (got ${JSON.stringify(queue)})`,
+    );
+  }
   return problems;
 }

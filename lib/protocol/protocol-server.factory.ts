@@ -35,6 +35,8 @@ import {
 import { unknownEntry } from './unknown-entry.error.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
 import type { McpNotifier } from '../registry/mcp-notifier.js';
+import type { McpTaskJob } from '../interfaces/mcp-scale-out.interface.js';
+import { taskJobRequest, taskJobServerContext } from '../tasks/task-job.js';
 import type { PrimitiveRegistry, RegisteredPrimitive } from '../registry/primitive.registry.js';
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -125,6 +127,24 @@ export class ProtocolServerFactory {
     this.serverArgsIn = localization && localizedServerArgs(this.serverArgs, localization);
     this.telemetry = McpTelemetry.create(options.telemetry);
     tasks?.traceWith(this.telemetry);
+  }
+
+  /** The request scope of a queued task's call, on the worker that took it (`tasks.queue`). */
+  jobScope(job: McpTaskJob, signal: AbortSignal): RequestScope {
+    const transport: TransportContext = {
+      request: taskJobRequest(job),
+      ...(job.locale !== undefined && { locale: job.locale }),
+    };
+    return {
+      serverContext: taskJobServerContext(job, signal),
+      era: job.era,
+      transport,
+      readScopes: this.readScopes,
+      mintRequestState: this.mintRequestState,
+      verifyRequestState: this.verifyRequestState,
+      legacyClientCapabilities: () => (job.era === 'legacy' ? job.clientCapabilities : undefined),
+      ...(this.localization && localeScope(editionOf(this.localization, transport))),
+    };
   }
 
   /** The catalog these servers serve (the lean HTTP path reads its facts). */

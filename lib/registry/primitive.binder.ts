@@ -61,7 +61,7 @@ export class PrimitiveBinder {
     return {
       ...this.published(bound, bound.definition.name),
       ...(tool.aliases && { aliases: tool.aliases }),
-      ...(tool.task && { task: tool.task }),
+      ...(tool.task && { task: tool.task, queued: this.tools.createQueued(bound) }),
       invoke: this.tools.create(bound),
     };
   }

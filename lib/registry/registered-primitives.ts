@@ -4,7 +4,7 @@ import type {
   McpCompletionValues,
 } from '../interfaces/mcp-completion.interface.js';
 import type { PromptInvoker, ResourceReader } from '../execution/primitive-invoker.factory.js';
-import type { ToolInvoker } from '../execution/tool-invoker.factory.js';
+import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
@@ -28,6 +28,8 @@ export interface RegisteredTool extends RegisteredPrimitive<Tool> {
   readonly invoke: ToolInvoker;
   /** How the tool runs as an MCP task; absent: never. */
   readonly task?: McpToolTaskOptions;
+  /** A task tool, checked in the request and run on a worker (`tasks.queue`). */
+  readonly queued?: QueuedToolInvoker;
 }
 
 export interface RegisteredPrompt extends RegisteredPrimitive<Prompt>, Completable {

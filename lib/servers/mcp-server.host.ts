@@ -67,7 +67,13 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
     @Inject(MCP_TASK_STORE) private readonly taskStore: McpTaskStore,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    this.publish();
+    await this.shareOut();
+  }
+
+  /** Discovers what this server publishes, and builds its catalog and server factory. */
+  private publish(): void {
     // One scan for every server of the app; this one keeps the entries of its group.
     const explored = this.explorer.explore();
     const scope: ServerScope = {
@@ -105,7 +111,11 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
     }
     if (this.options.manifest) this.publishManifest(catalog, this.options.manifest);
     this.published = catalog;
-    this.taskRunner = new McpTaskRunner(this.taskStore);
+    const { scaleOut, tasks } = this.options;
+    this.taskRunner = new McpTaskRunner(
+      this.taskStore,
+      scaleOut && tasks?.queue ? scaleOut.taskQueue(this.options.name, tasks.queue) : undefined,
+    );
     this.serverFactory = new ProtocolServerFactory(
       this.options,
       catalog,
@@ -126,12 +136,34 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * With `scaleOut` (docs/scale-out.md): connects, shares the changes with the other
+   * instances, and takes the queue's tasks (`tasks.queue`).
+   */
+  private async shareOut(): Promise<void> {
+    const { scaleOut } = this.options;
+    if (!scaleOut) return;
+    await scaleOut.connect();
+    this.notifier.bridge(scaleOut.changeBus(this.options.name));
+    const factory = this.protocolServers;
+    this.taskRunner?.serveQueue({
+      tool: (name) => this.catalog.tools.get(name),
+      scopeOf: (job, signal) => factory.jobScope(job, signal),
+    });
+    this.logger.log(
+      `MCP server "${this.options.name}" shares its changes and tasks as instance ${scaleOut.instanceId}`,
+    );
+  }
+
+  /**
    * At shutdown, the tasks this process runs are cancelled (their methods see `ctx.signal`
-   * abort); the store the module made is closed, an app's own store is left to the app.
+   * abort); the store the module made is closed, an app's own store is left to the app,
+   * and the shared connections (`scaleOut`) are released.
    */
   async onApplicationShutdown(): Promise<void> {
     await this.taskRunner?.close();
     if (!this.options.tasks?.store) await this.taskStore.close?.();
+    this.notifier.unbridge();
+    await this.options.scaleOut?.close();
   }
 
   /** Every published tool, as `tools/list` shows it to a caller whom no guard rejects. */

@@ -7,7 +7,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { McpCall, type TaskBinding } from '../execution/mcp-call.js';
+import { McpCall, type RequestScope, type TaskBinding } from '../execution/mcp-call.js';
+import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
+import type { McpTaskJob, McpTaskQueue } from '../interfaces/mcp-scale-out.interface.js';
 import type {
   McpTask,
   McpTaskEvent,
@@ -16,29 +18,38 @@ import type {
 import type { RegisteredTool } from '../registry/registered-primitives.js';
 import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { traceTaskRun, type TaskRunTrace } from '../telemetry/task-run.tracer.js';
+import { isFinal } from './task-protocol.js';
+import { taskJobOf } from './task-job.js';
+import {
+  answered,
+  settle,
+  taskErrorOf,
+  type Settled,
+  type TaskStart,
+  type TaskTiming,
+} from './task-run.js';
 
-/** How long a task lives and how often its client should poll. */
-export interface TaskTiming {
-  readonly ttlMs: number | null;
-  readonly pollIntervalMs?: number;
-}
-
-/** What starting a task call came to: an answer in the request, or a task. */
-export type TaskStart =
-  | { readonly kind: 'answered'; readonly result: CallToolResult | InputRequiredResult }
-  | { readonly kind: 'task'; readonly task: McpTask };
-
-type Settled =
-  | { readonly ok: true; readonly value: CallToolResult | InputRequiredResult }
-  | { readonly ok: false; readonly error: unknown };
+export type { TaskStart, TaskTiming } from './task-run.js';
 
 /** A task this process runs: what its later rounds and its cancellation need. */
 interface Run {
   readonly tool: RegisteredTool;
+  /** The tool's invoker: the whole call, or the call without its guards on a queue's worker. */
+  readonly invoke: ToolInvoker;
   readonly first: McpCall;
   readonly controller: AbortController;
   readonly expiry?: NodeJS.Timeout;
   readonly trace?: TaskRunTrace;
+  /** Told when the run ends (a queue's job ends with it). */
+  readonly ended?: () => void;
+}
+
+/** What a worker needs of its server to run a queued task (`tasks.queue`). */
+export interface TaskJobServing {
+  /** The tool by its listed name, on this instance. */
+  tool(name: string): RegisteredTool | undefined;
+  /** The request scope of the job's call: its caller, locale and request-state codec. */
+  scopeOf(job: McpTaskJob, signal: AbortSignal): RequestScope;
 }
 
 const REACHED = Symbol('method reached');
@@ -46,12 +57,6 @@ const GRACE = Symbol('grace over');
 
 /** Resolves after the current macrotask: what the method does without waiting is done by then. */
 const nextMacrotask = () => new Promise<typeof GRACE>((resolve) => setImmediate(resolve, GRACE));
-
-const settle = (promise: Promise<CallToolResult | InputRequiredResult>): Promise<Settled> =>
-  promise.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, error }),
-  );
 
 /**
  * Runs tool calls as MCP tasks (docs/tasks.md). A call starts like any other: validation,
@@ -62,7 +67,9 @@ const settle = (promise: Promise<CallToolResult | InputRequiredResult>): Promise
  * client gets its id, and the outcome goes to the store when the method ends. Questions
  * asked later park the task in `input_required`; when the store says every one is
  * answered, the method is called again with the answers. One runner per server; the
- * store may be shared by several instances, whose runners each run their own tasks.
+ * store may be shared by several instances, whose runners each run their own tasks. With
+ * a queue (`tasks.queue`, docs/scale-out.md), the request only checks the call (guards,
+ * arguments) and stores the task; whichever instance takes the job runs it to its end.
  */
 export class McpTaskRunner {
   private readonly logger = new Logger('McpModule');
@@ -70,8 +77,26 @@ export class McpTaskRunner {
   private readonly unsubscribe: () => void;
   private telemetry?: McpTelemetry;
 
-  constructor(private readonly store: McpTaskStore) {
+  constructor(
+    private readonly store: McpTaskStore,
+    private readonly queue?: McpTaskQueue,
+  ) {
     this.unsubscribe = store.subscribe((event) => this.onEvent(event));
+  }
+
+  /**
+   * Takes the queue's jobs on this instance, and ends as failed the tasks whose instance
+   * stopped before they did (the queue reports them lost).
+   */
+  serveQueue(serving: TaskJobServing): void {
+    if (!this.queue) return;
+    this.queue.onLost((job, reason) => {
+      this.logger.warn(`Task ${job.taskId} of tool "${job.toolName}" was lost: ${reason}`);
+      void this.store
+        .fail(job.taskId, { code: ProtocolErrorCode.InternalError, message: reason })
+        .catch(() => undefined);
+    });
+    this.queue.work((job) => this.runJob(job, serving));
   }
 
   /** Gives each task's run a span, linked to the request that started it. */
@@ -90,6 +115,8 @@ export class McpTaskRunner {
     timing: TaskTiming,
   ): Promise<TaskStart> {
     const taskId = randomUUID();
+    if (this.queue && tool.queued)
+      return this.enqueue(call, tool, tool.queued, owner, timing, taskId);
     const controller = new AbortController();
     let stored = false;
     let statusMessage: string | undefined;
@@ -121,6 +148,7 @@ export class McpTaskRunner {
     stored = true;
     const run: Run = {
       tool,
+      invoke: tool.invoke,
       first: call,
       controller,
       expiry: this.expiryOf(taskId, timing, controller),
@@ -135,12 +163,98 @@ export class McpTaskRunner {
     return { kind: 'task', task };
   }
 
+  /** A queued call: checked here, stored, and handed to whichever instance takes it. */
+  private async enqueue(
+    call: McpCall,
+    tool: RegisteredTool,
+    queued: QueuedToolInvoker,
+    owner: string,
+    timing: TaskTiming,
+    taskId: string,
+  ): Promise<TaskStart> {
+    const refused = await queued.check(call);
+    if (refused) return { kind: 'answered', result: refused };
+    const task = await this.store.create({ taskId, owner, toolName: tool.key, ...timing });
+    try {
+      await this.queue!.enqueue(taskJobOf(call, taskId, tool.key, timing));
+    } catch (error) {
+      const message = `The task could not be queued (${String((error as Error).message ?? error)}); retry the call.`;
+      this.logger.error(`Task ${taskId} of tool "${tool.key}": ${message}`);
+      await this.store
+        .fail(taskId, { code: ProtocolErrorCode.InternalError, message })
+        .catch(() => undefined);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, message);
+    }
+    return { kind: 'task', task };
+  }
+
+  /** A job this instance took: the task's method, run until the task ends. */
+  private async runJob(job: McpTaskJob, serving: TaskJobServing): Promise<void> {
+    const { taskId } = job;
+    const stored = await this.store.get(taskId);
+    // Cancelled or expired before any instance took it: there is nothing to run.
+    if (!stored || isFinal(stored.status) || this.runs.has(taskId)) return;
+    const tool = serving.tool(job.toolName);
+    if (!tool?.queued) {
+      await this.store.fail(taskId, {
+        code: ProtocolErrorCode.MethodNotFound,
+        message: `The tool "${job.toolName}" is not published on the instance that took the task; every instance must publish the same task tools.`,
+      });
+      return;
+    }
+    const controller = new AbortController();
+    const call = new McpCall(
+      'tool',
+      job.toolName,
+      job.arguments,
+      serving.scopeOf(job, controller.signal),
+    );
+    let ended!: () => void;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const remaining =
+      job.ttlMs === null ? null : Math.max(0, job.createdAt + job.ttlMs - Date.now());
+    const run: Run = {
+      tool,
+      invoke: tool.queued.run,
+      first: call,
+      controller,
+      expiry: this.expiryOf(taskId, { ttlMs: remaining }, controller),
+      trace: this.telemetry && traceTaskRun(this.telemetry, taskId, tool.key),
+      ended,
+    };
+    this.runs.set(taskId, run);
+    // A cancel that came while the task was read has no event left to abort the run.
+    const current = await this.store.get(taskId);
+    if (!current || isFinal(current.status)) {
+      this.stop(taskId, 'The task was cancelled.');
+      return;
+    }
+    call.taskBinding = this.bindingOf(taskId, controller.signal);
+    void settle(run.invoke(call)).then((settled) => this.record(taskId, run, settled));
+    await done;
+  }
+
+  /** What a round of a task changes in its call: its signal, status and answers. */
+  private bindingOf(
+    taskId: string,
+    signal: AbortSignal,
+    round?: Pick<TaskBinding, 'inputResponses' | 'requestState'>,
+  ): TaskBinding {
+    return {
+      id: taskId,
+      signal,
+      setStatus: async (message) => void (await this.store.setStatusMessage(taskId, message)),
+      ...round,
+    };
+  }
+
   /** Aborts what this process runs (app shutdown); the tasks stay in the store, cancelled. */
   async close(): Promise<void> {
     this.unsubscribe();
     const ids = [...this.runs.keys()];
     await Promise.all(ids.map((taskId) => this.store.requestCancel(taskId).catch(() => undefined)));
     for (const taskId of ids) this.stop(taskId, 'The server shut down.');
+    await this.queue?.close();
   }
 
   /** Writes what a round of the method came to, and parks the run when it asked questions. */
@@ -200,15 +314,11 @@ export class McpTaskRunner {
     }
     const call = new McpCall('tool', first.name, first.arguments, scope);
     call.phases = first.phases;
-    const binding: TaskBinding = {
-      id: task.taskId,
-      signal: run.controller.signal,
-      setStatus: async (message) => void (await this.store.setStatusMessage(task.taskId, message)),
+    call.taskBinding = this.bindingOf(task.taskId, run.controller.signal, {
       inputResponses: task.inputResponses ?? {},
       requestState,
-    };
-    call.taskBinding = binding;
-    await this.record(task.taskId, run, await settle(run.tool.invoke(call)));
+    });
+    await this.record(task.taskId, run, await settle(run.invoke(call)));
   }
 
   /**
@@ -221,6 +331,7 @@ export class McpTaskRunner {
     this.runs.delete(taskId);
     clearTimeout(run.expiry);
     if (reason) run.controller.abort(new Error(reason));
+    run.ended?.();
     const ended = reason ? { status: 'cancelled' } : task;
     run.trace?.end(
       ended && {
@@ -242,31 +353,4 @@ export class McpTaskRunner {
     timer.unref();
     return timer;
   }
-}
-
-const answered = (settled: Settled): TaskStart => {
-  if (!settled.ok) throw settled.error;
-  return { kind: 'answered', result: settled.value };
-};
-
-/**
- * The JSON-RPC error a failed task records: a `ProtocolError` the method threw as it is;
- * anything else (the invoker maps ordinary errors to `isError` results, so this is a bug
- * of the pipeline) as an internal error whose detail stays in the log.
- */
-function taskErrorOf(error: unknown, logger: Logger) {
-  if (error instanceof ProtocolError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.data !== undefined && { data: error.data }),
-    };
-  }
-  logger.error(
-    `A task failed unexpectedly: ${error instanceof Error ? error.stack : String(error)}`,
-  );
-  return {
-    code: ProtocolErrorCode.InternalError,
-    message: 'Internal error: the task failed unexpectedly; the details were logged on the server.',
-  };
 }

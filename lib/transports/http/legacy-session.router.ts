@@ -2,6 +2,7 @@ import {
   isInitializeRequest,
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
+  type EventStore,
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
@@ -24,6 +25,14 @@ interface Session {
   idleTimer?: NodeJS.Timeout;
 }
 
+/** What sessions need of `scaleOut` (docs/scale-out.md): whose they are, where events go. */
+export interface SharedSessionSettings {
+  /** Prefixes the ids of the sessions this instance opens, to tell a misrouted request. */
+  readonly instanceId: string;
+  /** Keeps the events of one session's resumable streams outside this process. */
+  readonly eventStoreOf: (sessionId: string) => EventStore;
+}
+
 /**
  * The caller's credentials as one digest (`Authorization`, and the client id a guard put
  * on `req.auth`). A session answers only to the credentials that opened it: sessions must
@@ -41,7 +50,8 @@ const ownerOf = (request: Request, authInfo?: AuthInfo): string =>
  * cancelled` reaching the call, the GET stream with list-changed and resource-updated
  * notifications, and `logging/setLevel` that lasts. The SDK's own sessionful transport
  * does the protocol; this class only keeps one per session. Sessions live in this process:
- * several instances need sticky routing.
+ * several instances need sticky routing, and with `scaleOut` a request for a session that
+ * another instance opened is told so (its id starts with that instance's id).
  */
 export class LegacySessionRouter {
   private readonly logger = new Logger('McpModule');
@@ -52,6 +62,7 @@ export class LegacySessionRouter {
   constructor(
     private readonly createServer: () => McpServer,
     options: LegacySessionOptions = {},
+    private readonly shared?: SharedSessionSettings,
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
@@ -65,7 +76,7 @@ export class LegacySessionRouter {
       const session = this.sessions.get(sessionId);
       // Another caller's session answers as one that does not exist.
       if (!session || session.owner !== ownerOf(request, authInfo)) {
-        return jsonRpcErrorResponse(404, -32001, 'Session not found: initialize a new session.');
+        return jsonRpcErrorResponse(404, -32001, this.sessionNotFound(sessionId));
       }
       this.touch(sessionId, session);
       return session.transport.handleRequest(request, options);
@@ -90,11 +101,13 @@ export class LegacySessionRouter {
     owner: string,
   ): Promise<Response> {
     const server = this.createServer();
+    // Known before the transport exists: a shared event store is the session's own.
+    const sessionId = this.shared ? `${this.shared.instanceId}.${randomUUID()}` : randomUUID();
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => sessionId,
         // Resumable streams: a priming event with an id and `retry`, replay on Last-Event-ID.
-        eventStore: new SessionEventStore(),
+        eventStore: this.shared?.eventStoreOf(sessionId) ?? new SessionEventStore(),
         retryInterval: RECONNECT_AFTER_MS,
         onsessioninitialized: (id) => {
           const session: Session = { transport, server, owner };
@@ -110,6 +123,20 @@ export class LegacySessionRouter {
     };
     await server.connect(transport);
     return transport.handleRequest(request, options);
+  }
+
+  /** Why a session id finds nothing here; with `scaleOut`, whether another instance has it. */
+  private sessionNotFound(sessionId: string): string {
+    const opener = this.shared && sessionId.slice(0, Math.max(0, sessionId.indexOf('.')));
+    if (!opener || opener === this.shared?.instanceId) {
+      return 'Session not found: initialize a new session.';
+    }
+    return (
+      `Session not found on this instance (${this.shared?.instanceId}): it was opened on ` +
+      `instance ${opener}. A 2025 session stays on the instance that opened it: route every ` +
+      `request with its Mcp-Session-Id there (sticky sessions, docs/scale-out.md), or ` +
+      `initialize a new session.`
+    );
   }
 
   private touch(id: string, session: Session): void {

@@ -114,6 +114,7 @@ export class StreamableHttpEndpoint {
       return product;
     };
     const { legacySessions } = options;
+    const { scaleOut } = host.options;
     if (legacySessions) {
       this.sessions = new LegacySessionRouter(
         () =>
@@ -121,6 +122,11 @@ export class StreamableHttpEndpoint {
             live: true,
           }),
         legacySessions === true ? {} : legacySessions,
+        scaleOut && {
+          instanceId: scaleOut.instanceId,
+          eventStoreOf: (sessionId: string) =>
+            scaleOut.sessionEventStore(host.options.name, sessionId),
+        },
       );
     }
     if (options.leanPath !== false) {
