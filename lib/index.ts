@@ -142,3 +142,11 @@ export type {
   McpToolTaskOptions,
 } from './interfaces/mcp-task-options.interface.js';
 export type { McpTaskContext } from './interfaces/mcp-call-context.interface.js';
+// Several instances (docs/scale-out.md; the Redis implementation is `nestjs-mcp/redis`)
+export type {
+  McpChange,
+  McpChangeBus,
+  McpScaleOut,
+  McpTaskJob,
+  McpTaskQueue,
+} from './interfaces/mcp-scale-out.interface.js';

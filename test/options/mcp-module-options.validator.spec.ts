@@ -68,7 +68,8 @@ describe('validateMcpModuleOptions: unknown keys', () => {
     expect(problemsOf({ ...base, foo: 1 })).toEqual([
       '`foo` is not an option; valid options are: name, version, instructions, group, ' +
         'groupVersion, http, callerScopes, useGlobalFilters, pageSize, ' +
-        'listTemplatesAsResources, requestState, schema, auth, telemetry, naming, manifest, tasks, i18n',
+        'listTemplatesAsResources, requestState, schema, auth, telemetry, naming, manifest, tasks, i18n, ' +
+        'scaleOut',
     ]);
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
       '`http.host` is not an option; valid options of `http` are: path, guards, allowedHosts, ' +

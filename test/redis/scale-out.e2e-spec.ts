@@ -1,0 +1,318 @@
+// Two instances of one app on one real Redis, in this process (each its own Nest app, its
+// own RedisScaleOut and connections): tasks on the BullMQ queue are read, answered and
+// cancelled through either; the request state minted by one verifies on the other; a
+// change on one reaches the other's clients; a 2025 session sent to the wrong instance
+// says where it belongs. The spawned-process tests of the sample: sample-scale-out.e2e-spec.
+import { Injectable, Module, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { IsString } from 'class-validator';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as pause } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  inputRequired,
+  McpContext,
+  McpModule,
+  McpServerHost,
+  McpTool,
+  type McpCallContext,
+} from '../../lib/index.js';
+import { RedisScaleOut } from '../../lib/redis/index.js';
+import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { TASKS_EXTENSION } from '../support/task-wire.js';
+
+const SECRET = 'b'.repeat(64);
+
+class LabelArgs {
+  @IsString()
+  label!: string;
+}
+
+/** Admits callers with `Authorization: Bearer ok`, and tells who they are. */
+@Injectable()
+class TokenGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest();
+    if (request.headers?.authorization !== 'Bearer ok') return false;
+    request.user = { id: 'alice' };
+    return true;
+  }
+}
+
+/** The tools of both instances; `ran` records the labels of the greetings this one ran. */
+@Injectable()
+class Jobs {
+  readonly ran: string[] = [];
+
+  @McpTool({ description: 'Waits until cancelled.', task: 'required' })
+  async wait(@McpContext() ctx: McpCallContext): Promise<string> {
+    await ctx.task?.setStatus('waiting');
+    await pause(60_000, undefined, { signal: ctx.signal });
+    return 'never';
+  }
+
+  @McpTool({ description: 'Asks for a name, then greets.', task: 'required' })
+  async greet(args: LabelArgs, @McpContext() ctx: McpCallContext) {
+    this.ran.push(args.label);
+    const name = ctx.acceptedInput<{ name: string }>('name');
+    if (!name) {
+      return inputRequired({
+        inputRequests: {
+          name: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'form',
+              message: 'Your name?',
+              requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+            },
+          },
+        },
+      });
+    }
+    // The worker's call carries the identity the request's guard found.
+    const caller = (ctx.httpRequest as { user?: { id: string } } | undefined)?.user?.id;
+    return `Hello ${name.name} (${args.label}), asked by ${caller}`;
+  }
+
+  @McpTool({ description: 'Asks for a number and keeps a state between the rounds.' })
+  async count(@McpContext() ctx: McpCallContext) {
+    const state = ctx.requestState<{ started: string }>();
+    const answer = ctx.acceptedInput<{ n: number }>('n');
+    if (!state || !answer) {
+      return inputRequired({
+        inputRequests: {
+          n: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'form',
+              message: 'A number?',
+              requestedSchema: { type: 'object', properties: { n: { type: 'number' } } },
+            },
+          },
+        },
+        requestState: await ctx.mintRequestState({ started: 'here' }),
+      });
+    }
+    return `n=${answer.n}, started ${state.started}`;
+  }
+}
+
+async function startInstance(redis: RedisServer, instanceId: string) {
+  @Module({
+    imports: [
+      McpModule.forRoot({
+        name: 'jobs',
+        version: '1.0.0',
+        http: { guards: [TokenGuard], legacySessions: true },
+        scaleOut: new RedisScaleOut({
+          connection: redis.url,
+          instanceId,
+          queue: { lockDurationMs: 1_000 },
+        }),
+        requestState: { secret: SECRET },
+        tasks: { queue: 'tasks' },
+      }),
+    ],
+    providers: [Jobs],
+  })
+  class InstanceModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [InstanceModule] }).compile();
+  const app = moduleRef.createNestApplication(new ExpressAdapter(), { logger: ['error'] });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}/mcp`,
+    jobs: app.get(Jobs),
+    host: app.get(McpServerHost),
+  };
+}
+
+type Instance = Awaited<ReturnType<typeof startInstance>>;
+
+let id = 0;
+/** A 2026-07-28 request with the tasks extension declared and the caller's token. */
+async function modern(instance: Instance, method: string, params: Record<string, unknown> = {}) {
+  const res = await fetch(instance.url, {
+    method: 'POST',
+    headers: {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+      Authorization: 'Bearer ok',
+      'MCP-Protocol-Version': MODERN_VERSION,
+      'Mcp-Method': method,
+      ...(typeof params.name === 'string' && { 'Mcp-Name': params.name }),
+      ...(typeof params.taskId === 'string' && { 'Mcp-Name': params.taskId }),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: (id += 1),
+      method,
+      params: {
+        ...params,
+        _meta: {
+          ...modernMeta(),
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: {},
+            extensions: { [TASKS_EXTENSION]: {} },
+          },
+        },
+      },
+    }),
+  });
+  const text = await res.text();
+  const json = text.startsWith('{')
+    ? JSON.parse(text)
+    : JSON.parse(
+        text
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .at(-1)!
+          .slice(6),
+      );
+  return { status: res.status, message: json as Record<string, any> };
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`Timed out; last value: ${JSON.stringify(value)}`);
+    await pause(50);
+    value = await read();
+  }
+  return value;
+}
+
+describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
+  let redis: RedisServer;
+  let a: Instance;
+  let b: Instance;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    a = await startInstance(redis, 'a1');
+    b = await startInstance(redis, 'b2');
+  }, 30_000);
+
+  afterAll(async () => {
+    await a?.app.close();
+    await b?.app.close();
+    await redis?.stop();
+  });
+
+  const taskOf = (instance: Instance, taskId: string) =>
+    modern(instance, 'tasks/get', { taskId }).then(({ message }) => message.result);
+
+  it('a task created on A is read and cancelled through B', async () => {
+    const created = await modern(a, 'tools/call', { name: 'wait', arguments: {} });
+    const taskId = created.message.result.task?.taskId ?? created.message.result.taskId;
+    expect(taskId, JSON.stringify(created.message)).toMatch(/^[0-9a-f-]{36}$/);
+    const working = await until(
+      () => taskOf(b, taskId),
+      (task) => task?.statusMessage === 'waiting',
+    );
+    expect(working.status).toBe('working');
+    const cancelled = await modern(b, 'tasks/cancel', { taskId });
+    expect(cancelled.message.error).toBeUndefined();
+    expect((await taskOf(a, taskId)).status).toBe('cancelled');
+    expect((await taskOf(b, taskId)).status).toBe('cancelled');
+  });
+
+  it('a task asks its question on any instance and is answered through the other', async () => {
+    const created = await modern(a, 'tools/call', { name: 'greet', arguments: { label: 'x1' } });
+    const taskId = created.message.result.task?.taskId ?? created.message.result.taskId;
+    const asked = await until(
+      () => taskOf(b, taskId),
+      (task) => task?.status === 'input_required',
+    );
+    expect(Object.keys(asked.inputRequests)).toEqual(['name']);
+    await modern(b, 'tasks/update', {
+      taskId,
+      inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+    });
+    const done = await until(
+      () => taskOf(a, taskId),
+      (task) => task?.status === 'completed',
+    );
+    expect(done.result.content[0].text).toBe('Hello Ada (x1), asked by alice');
+  });
+
+  it('the request state minted on A verifies on B', async () => {
+    const first = await modern(a, 'tools/call', { name: 'count', arguments: {} });
+    expect(first.message.result.resultType).toBe('input_required');
+    const second = await modern(b, 'tools/call', {
+      name: 'count',
+      arguments: {},
+      requestState: first.message.result.requestState,
+      inputResponses: { n: { action: 'accept', content: { n: 7 } } },
+    });
+    expect(second.message.result.content[0].text).toBe('n=7, started here');
+  });
+
+  it('invalid arguments are answered in the request: no task is made', async () => {
+    const before = a.jobs.ran.length + b.jobs.ran.length;
+    const refused = await modern(a, 'tools/call', { name: 'greet', arguments: {} });
+    expect(refused.message.result.resultType).not.toBe('task');
+    expect(refused.message.result.isError).toBe(true);
+    expect(refused.message.result.content[0].text).toContain('label');
+    await pause(200);
+    expect(a.jobs.ran.length + b.jobs.ran.length).toBe(before);
+  });
+
+  it('a 2025 session sent to the other instance is told where it was opened', async () => {
+    const init = await fetch(a.url, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+        Authorization: 'Bearer ok',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      }),
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    expect(sessionId.startsWith('a1.')).toBe(true);
+    const misrouted = await fetch(b.url, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+        Authorization: 'Bearer ok',
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(misrouted.status).toBe(404);
+    const body = await misrouted.json();
+    expect(body.error.message).toContain('it was opened on instance a1');
+    expect(body.error.message).toContain('sticky sessions');
+  });
+
+  it('a change on B reaches the notifier of A once', async () => {
+    const heard: string[] = [];
+    const stop = a.host.notifier.subscribe((change) =>
+      heard.push(change.kind === 'resource' ? change.uri : change.kind),
+    );
+    b.host.resourceUpdated('mem://one');
+    await until(
+      async () => heard,
+      (list) => list.includes('mem://one'),
+    );
+    await pause(200);
+    stop();
+    expect(heard).toEqual(['mem://one']);
+  });
+});
