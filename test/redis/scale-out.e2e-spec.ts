@@ -315,4 +315,38 @@ describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
     stop();
     expect(heard).toEqual(['mem://one']);
   });
+
+  // Last: it stops Redis and starts a new, empty one on the same port.
+  it('without Redis: stateless calls go on, tasks get an error naming Redis; back without a restart', async () => {
+    await redis.stop();
+    const stateless = await modern(a, 'tools/call', { name: 'count', arguments: {} });
+    expect(stateless.message.result.resultType).toBe('input_required');
+    const task = await modern(a, 'tools/call', { name: 'wait', arguments: {} });
+    expect(task.message.error?.message ?? '').toContain('Redis is unavailable');
+    const read = await modern(b, 'tasks/get', { taskId: '00000000-0000-4000-8000-000000000000' });
+    expect(read.message.error?.message ?? '').toContain('Redis is unavailable');
+
+    await redis.restart();
+    const heard: string[] = [];
+    const stop = a.host.notifier.subscribe((change) => {
+      if (change.kind === 'resource') heard.push(change.uri);
+    });
+    // B's reader and writer reconnect by themselves; its change reaches A once.
+    b.host.resourceUpdated('mem://after');
+    await until(
+      async () => heard,
+      (list) => list.includes('mem://after'),
+      30_000,
+    );
+    stop();
+    expect(heard).toEqual(['mem://after']);
+    const created = await until(
+      () => modern(a, 'tools/call', { name: 'wait', arguments: {} }),
+      ({ message }) => message.result?.resultType === 'task',
+      30_000,
+    );
+    const taskId = created.message.result.taskId;
+    await modern(b, 'tasks/cancel', { taskId });
+    expect((await taskOf(a, taskId)).status).toBe('cancelled');
+  }, 90_000);
 });
