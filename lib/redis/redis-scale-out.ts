@@ -91,6 +91,7 @@ export class RedisScaleOut implements McpScaleOut {
   private readonly events: Redis;
   private readonly parts: Part[] = [];
   private users = 0;
+  private connecting?: Promise<void>;
   private started = false;
   private closed = false;
 
@@ -113,12 +114,34 @@ export class RedisScaleOut implements McpScaleOut {
     }
   }
 
+  /**
+   * Connects (the first server that calls it) and starts what the servers asked for so far:
+   * each server asks for its change bus before it connects, so that the bus reads from
+   * before the app serves.
+   */
   async connect(): Promise<void> {
     this.users += 1;
-    if (this.started) return;
-    this.started = true;
-    await Promise.all([this.commands.connect(), this.events.connect()]);
+    this.connecting ??= this.open();
+    await this.connecting;
     await Promise.all(this.parts.map((part) => part.start?.()));
+    this.started = true;
+  }
+
+  private async open(): Promise<void> {
+    try {
+      await Promise.all([this.commands.connect(), this.events.connect()]);
+    } catch (error) {
+      // Nothing else is open yet: the app fails to start, and no reconnection lingers.
+      this.closed = true;
+      this.commands.disconnect();
+      this.events.disconnect();
+      const cause = this.lastError?.message ?? (error as Error).message;
+      throw new Error(
+        `nestjs-mcp/redis: Redis at ${this.where()} cannot be reached (${cause}). ` +
+          'The app needs it to start with scaleOut: start Redis, or correct the connection of RedisScaleOut.',
+        { cause: error },
+      );
+    }
   }
 
   async close(): Promise<void> {
@@ -177,7 +200,7 @@ export class RedisScaleOut implements McpScaleOut {
     });
   }
 
-  /** Keeps a part to start with the others (or now, when they already started) and close. */
+  /** Keeps a part to start at `connect()` (or now, when that is over) and close at the end. */
   private own<T extends Part>(part: T): T {
     this.parts.push(part);
     if (this.started) {
@@ -187,9 +210,17 @@ export class RedisScaleOut implements McpScaleOut {
   }
 
   private down = false;
+  private lastError?: Error;
+
+  /** Where the commands connect, without credentials. */
+  private where(): string {
+    const { host, port, path } = this.commands.options;
+    return path ?? `${host}:${port}`;
+  }
 
   private reportDown(error: Error): void {
-    if (this.down) return;
+    this.lastError = error;
+    if (this.down || !this.started || this.closed) return;
     this.down = true;
     this.logger.error(
       `Redis is unavailable (${error.message}): tasks answer with an error and changes ` +

@@ -142,8 +142,10 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
   private async shareOut(): Promise<void> {
     const { scaleOut } = this.options;
     if (!scaleOut) return;
+    // Asked for first: connect() starts it, so it hears every change from then on.
+    const bus = scaleOut.changeBus(this.options.name);
     await scaleOut.connect();
-    this.notifier.bridge(scaleOut.changeBus(this.options.name));
+    this.notifier.bridge(bus);
     const factory = this.protocolServers;
     this.taskRunner?.serveQueue({
       tool: (name) => this.catalog.tools.get(name),
