@@ -31,6 +31,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./lib/nestjs-i18n/index.ts', import.meta.url)),
       },
       {
+        find: /^nestjs-mcp\/redis$/,
+        replacement: fileURLToPath(new URL('./lib/redis/index.ts', import.meta.url)),
+      },
+      {
         find: /^nestjs-mcp\/plugin$/,
         replacement: fileURLToPath(new URL('./lib/plugin/index.ts', import.meta.url)),
       },

@@ -26,7 +26,7 @@ async function appWith(scaleOut: RedisScaleOut) {
   })
   class TwoServers {}
   const moduleRef = await Test.createTestingModule({ imports: [TwoServers] }).compile();
-  return moduleRef.createNestApplication(undefined, { logger: false });
+  return moduleRef.createNestApplication({ logger: false });
 }
 
 describe('RedisScaleOut', () => {
