@@ -95,7 +95,12 @@ export {
 // The SDK's builder for multi round-trip answers (ask the user, the model or the client's
 // roots), re-exported so that apps need no direct dependency on the SDK.
 export { inputRequired } from '@modelcontextprotocol/server';
-export type { InputResponseView, LoggingLevel } from '@modelcontextprotocol/server';
+export type {
+  InputRequest,
+  InputRequiredResult,
+  InputResponseView,
+  LoggingLevel,
+} from '@modelcontextprotocol/server';
 // The verified identity of an OAuth caller (`request.auth`, see docs/authorization.md).
 export type { AuthInfo } from '@modelcontextprotocol/server';
 

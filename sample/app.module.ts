@@ -64,10 +64,45 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
   };
 }
 
+/**
+ * With `SAMPLE_REDIS_URL`, the options of one instance among several on that Redis
+ * (docs/scale-out.md): changes and tasks are shared, `reindex_catalog` runs on the BullMQ
+ * queue `mcp-tasks`, and the state of multi round-trip calls is signed with the secret every
+ * instance has. 2025-era clients get sessions (resource subscriptions, resumable streams),
+ * which stay on the instance that opened them: the load balancer routes each session to the
+ * instance its id starts with.
+ * `nestjs-mcp/redis` is imported only then, so the sample without Redis never loads ioredis
+ * or BullMQ.
+ */
+export async function withScaleOut(
+  options: McpModuleOptions,
+  config: SampleConfig,
+): Promise<McpModuleOptions> {
+  if (!config.scaleOut) return options;
+  const { redisUrl, stateSecret, instanceId, taskLockMs } = config.scaleOut;
+  const { RedisScaleOut } = await import('nestjs-mcp/redis');
+  return {
+    ...options,
+    http: { ...options.http, legacySessions: true },
+    scaleOut: new RedisScaleOut({
+      connection: redisUrl,
+      ...(instanceId && { instanceId }),
+      ...(taskLockMs && { queue: { lockDurationMs: taskLockMs } }),
+    }),
+    requestState: { secret: stateSecret },
+    tasks: { ...options.tasks, queue: 'mcp-tasks' },
+  };
+}
+
 @Module({
   imports: [
     // A factory, so that the settings are read when the app starts.
-    McpModule.forRootAsync({ useFactory: () => catalogMcpOptions(loadSampleConfig()) }),
+    McpModule.forRootAsync({
+      useFactory: () => {
+        const config = loadSampleConfig();
+        return withScaleOut(catalogMcpOptions(config), config);
+      },
+    }),
     CatalogModule,
   ],
   providers: [

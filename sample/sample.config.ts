@@ -16,6 +16,34 @@ export interface SampleConfig {
    * access tokens of that authorization server instead of the two static tokens.
    */
   readonly oauth?: SampleOAuthConfig;
+  /**
+   * Several instances on one Redis (docs/scale-out.md), on when `SAMPLE_REDIS_URL` is set:
+   * changes reach the clients of every instance, tasks are shared, and `reindex_catalog`
+   * runs on a BullMQ queue, on whichever instance takes it.
+   */
+  readonly scaleOut?: SampleScaleOutConfig;
+}
+
+export interface SampleScaleOutConfig {
+  /** `SAMPLE_REDIS_URL`: the Redis every instance shares (`redis://127.0.0.1:6379`). */
+  readonly redisUrl: string;
+  /**
+   * `SAMPLE_STATE_SECRET`: the key that signs the state of multi round-trip calls, the same
+   * on every instance (a state minted by one is verified by another); 32 bytes or more.
+   * Required with `SAMPLE_REDIS_URL`.
+   */
+  readonly stateSecret: string;
+  /**
+   * `SAMPLE_INSTANCE_ID`: this instance's name in the logs and at the start of the 2025
+   * session ids it opens. Without it, 8 random hex digits.
+   */
+  readonly instanceId?: string;
+  /**
+   * `SAMPLE_TASK_LOCK_MS`: how long the instance running a task may go silent before the
+   * task is given up (it then ends failed one to two of these later). Without it, the
+   * library's 30 s; the tests set a second or two, to see a killed instance quickly.
+   */
+  readonly taskLockMs?: number;
 }
 
 export interface SampleOAuthConfig {
@@ -46,12 +74,14 @@ export const SAMPLE_DEFAULTS: SampleConfig = {
 };
 
 export function loadSampleConfig(env: NodeJS.ProcessEnv = process.env): SampleConfig {
-  const config: SampleConfig = {
+  let config: SampleConfig = {
     host: env.HOST || SAMPLE_DEFAULTS.host,
     port: env.PORT ? Number(env.PORT) : SAMPLE_DEFAULTS.port,
     readerToken: env.SAMPLE_READER_TOKEN || SAMPLE_DEFAULTS.readerToken,
     adminToken: env.SAMPLE_ADMIN_TOKEN || SAMPLE_DEFAULTS.adminToken,
   };
+  const scaleOut = scaleOutOf(env);
+  if (scaleOut) config = { ...config, scaleOut };
   if (!env.SAMPLE_OAUTH_ISSUER) return config;
   return {
     ...config,
@@ -62,6 +92,36 @@ export function loadSampleConfig(env: NodeJS.ProcessEnv = process.env): SampleCo
         : undefined,
       audience: env.SAMPLE_OAUTH_AUDIENCE || undefined,
     },
+  };
+}
+
+/** The Redis settings, when `SAMPLE_REDIS_URL` is set; a missing secret stops the bootstrap. */
+function scaleOutOf(env: NodeJS.ProcessEnv): SampleScaleOutConfig | undefined {
+  if (!env.SAMPLE_REDIS_URL) return undefined;
+  const redisUrl = env.SAMPLE_REDIS_URL;
+  if (!URL.canParse(redisUrl) || !/^rediss?:$/.test(new URL(redisUrl).protocol)) {
+    throw new Error(
+      `SAMPLE_REDIS_URL must be a redis:// URL such as redis://127.0.0.1:6379, not "${redisUrl}"`,
+    );
+  }
+  const stateSecret = env.SAMPLE_STATE_SECRET;
+  if (!stateSecret || Buffer.byteLength(stateSecret) < 32) {
+    throw new Error(
+      `SAMPLE_REDIS_URL needs SAMPLE_STATE_SECRET: set it to the same random secret of 32 ` +
+        `bytes or more on every instance (openssl rand -hex 32)`,
+    );
+  }
+  const lock = env.SAMPLE_TASK_LOCK_MS;
+  if (lock !== undefined && lock !== '' && !(Number.isInteger(Number(lock)) && Number(lock) > 0)) {
+    throw new Error(
+      `SAMPLE_TASK_LOCK_MS must be a number of milliseconds such as 30000, not "${lock}"`,
+    );
+  }
+  return {
+    redisUrl,
+    stateSecret,
+    instanceId: env.SAMPLE_INSTANCE_ID || undefined,
+    taskLockMs: lock ? Number(lock) : undefined,
   };
 }
 

@@ -47,6 +47,8 @@ export class CatalogIndexService {
     // `ctx.task` is set when the call runs as a task: the status the client polls.
     await ctx.task?.setStatus('Reading the catalog');
     const products = this.catalog.allProducts();
+    // With several instances (SAMPLE_REDIS_URL) the run's instance is whichever took the task.
+    if (ctx.task) this.logger.log(`Re-indexing ${products.length} products (task ${ctx.task.id})`);
     const next = new Map<string, Set<string>>();
     for (const [done, product] of products.entries()) {
       // Cancelling the task (or its TTL running out) aborts the signal: the pause rejects

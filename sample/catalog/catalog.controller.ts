@@ -102,7 +102,7 @@ export class CatalogController {
   @McpScopes('catalog.write')
   @UseGuards(RolesGuard)
   @Roles('admin')
-  remove(@Param() params: DeleteProductDto): void {
-    this.catalog.deleteProduct(params);
+  async remove(@Param() params: DeleteProductDto): Promise<void> {
+    await this.catalog.deleteProduct(params);
   }
 }

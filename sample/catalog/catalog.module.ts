@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogChanges } from './catalog-changes.js';
 import { CatalogController } from './catalog.controller.js';
 import { CatalogContentService } from './catalog-content.service.js';
 import { CatalogIndexService } from './catalog-index.service.js';
@@ -6,7 +7,7 @@ import { CatalogService } from './catalog.service.js';
 
 @Module({
   controllers: [CatalogController],
-  providers: [CatalogService, CatalogContentService, CatalogIndexService],
+  providers: [CatalogService, CatalogChanges, CatalogContentService, CatalogIndexService],
   exports: [CatalogService],
 })
 export class CatalogModule {}

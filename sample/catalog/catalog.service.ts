@@ -6,12 +6,21 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { McpContext, McpScopes, McpTool, type McpCallContext } from 'nestjs-mcp';
+import {
+  inputRequired,
+  McpContext,
+  McpScopes,
+  McpTool,
+  type InputRequest,
+  type InputRequiredResult,
+  type McpCallContext,
+} from 'nestjs-mcp';
 import { CreateProductDto } from './dto/create-product.dto.js';
 import { DeleteProductDto } from './dto/delete-product.dto.js';
 import { GetProductDto } from './dto/get-product.dto.js';
 import { DEFAULT_SEARCH_LIMIT, SearchProductsDto } from './dto/search-products.dto.js';
 import type { UpdateProductDto } from './dto/update-product.dto.js';
+import { CatalogChanges } from './catalog-changes.js';
 import type { Product, ProductPage } from './product.entity.js';
 import { PRODUCT_SEED } from './products.seed.js';
 
@@ -25,9 +34,16 @@ import { PRODUCT_SEED } from './products.seed.js';
 @Injectable()
 export class CatalogService {
   private readonly logger = new Logger(CatalogService.name);
+  /**
+   * In this process's memory: a real app keeps its products in a database that every
+   * instance shares. With several instances (`SAMPLE_REDIS_URL`) each has its own copy,
+   * which is enough to show what the issue is about, the notifications and the tasks.
+   */
   private readonly products = new Map<string, Product>(
     PRODUCT_SEED.map((product) => [product.id, { ...product, tags: [...product.tags] }]),
   );
+
+  constructor(private readonly changes: CatalogChanges) {}
 
   @McpTool({
     title: 'Search products',
@@ -103,6 +119,7 @@ export class CatalogService {
       tags: [...(input.tags ?? [])],
     };
     this.products.set(product.id, product);
+    this.changes.productChanged(product.id, { categories: true });
     this.logger.log(`Created ${product.sku} (${product.id})${via(call)}`);
     return product;
   }
@@ -116,9 +133,28 @@ export class CatalogService {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   })
   @McpScopes('catalog.write')
-  deleteProduct(args: DeleteProductDto, @McpContext() call?: McpCallContext): Product {
+  async deleteProduct(
+    args: DeleteProductDto,
+    @McpContext() call?: McpCallContext,
+  ): Promise<Product | InputRequiredResult | string> {
     const product = this.findOrFail(args.id);
+    // A client that can ask its user does so first. The question's round carries the
+    // product's id in a signed state: the answer confirms this deletion and no other (with
+    // several instances, the instance that gets the answer verifies what another minted).
+    if (call?.clientCapabilities?.elicitation) {
+      const answer = call.input('confirm');
+      if (answer.kind !== 'elicit' || call.requestState<{ id: string }>()?.id !== product.id) {
+        return inputRequired({
+          inputRequests: { confirm: confirmDeletion(product) },
+          requestState: await call.mintRequestState({ id: product.id }),
+        });
+      }
+      if (answer.action !== 'accept' || answer.content?.confirm !== true) {
+        return `Not deleted: the user did not confirm the deletion of ${product.sku}.`;
+      }
+    }
     this.products.delete(product.id);
+    this.changes.productChanged(product.id, { categories: true });
     this.logger.log(`Deleted ${product.sku} (${product.id})${via(call)}`);
     return product;
   }
@@ -126,9 +162,11 @@ export class CatalogService {
   /** Changes the given fields of a product (the REST `PATCH` and its tool call this). */
   updateProduct(id: string, changes: UpdateProductDto, call?: McpCallContext): Product {
     const product = this.findOrFail(id);
+    const category = product.category;
     for (const [field, value] of Object.entries(changes)) {
       if (value !== undefined) Object.assign(product, { [field]: structuredClone(value) });
     }
+    this.changes.productChanged(product.id, { categories: product.category !== category });
     this.logger.log(`Updated ${product.sku} (${product.id})${via(call)}`);
     return product;
   }
@@ -150,4 +188,20 @@ export class CatalogService {
 /** For the audit log: tool calls say so; the REST controller passes no MCP context. */
 function via(call: McpCallContext | undefined): string {
   return call ? ` through the MCP tool ${call.toolName}` : '';
+}
+
+/** The question `delete_product` asks the user before it deletes (a form elicitation). */
+function confirmDeletion(product: Product): InputRequest {
+  return {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message: `Delete ${product.sku} (${product.name}) from the catalog? This cannot be undone.`,
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Delete it' } },
+        required: ['confirm'],
+      },
+    },
+  };
 }
