@@ -2,8 +2,6 @@ import {
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  type CallToolResult,
-  type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';

@@ -166,17 +166,17 @@ describe('a task started on a 2025 session on A', () => {
   });
 });
 
-// Last: it kills one of the instances.
+/** One round of delete_product through an instance, as a 2026-07-28 client that can be asked. */
+const roundOn = (instance: SampleInstance, id: string, round: Record<string, unknown> = {}) =>
+  on(instance).request(
+    'tools/call',
+    { name: 'delete_product', arguments: { id }, ...round },
+    { extension: false },
+  );
+
 describe('a second round minted on one instance is accepted on another', () => {
   // delete_product asks a client that can be asked to confirm; the question's round carries
   // the product's id in a state signed with SAMPLE_STATE_SECRET, which B verifies.
-  const roundOn = (instance: SampleInstance, id: string, round: Record<string, unknown> = {}) =>
-    on(instance).request(
-      'tools/call',
-      { name: 'delete_product', arguments: { id }, ...round },
-      { extension: false },
-    );
-
   it('asks on A, deletes on B with the answer and the state A minted', async () => {
     const { id, sku } = PRODUCT_SEED[0];
     const asked = await roundOn(a, id);
@@ -221,6 +221,7 @@ describe('a second round minted on one instance is accepted on another', () => {
   });
 });
 
+// Last: it kills one of the instances.
 describe('a task whose instance is killed (SIGKILL)', () => {
   it('ends failed, saying its instance stopped, read through an instance that survives', async () => {
     const taskId = await startTask(a);

@@ -230,6 +230,7 @@ describe('BullMqTaskQueue (BullMQ on a real redis-server)', () => {
     await eventsListening(1);
     const parked = taskJob();
     await watcher.enqueue(parked);
+    // oxlint-disable-next-line unicorn/consistent-function-scoping -- replaced by the run below
     let release: () => void = () => undefined;
     const ran = recordingWorker(
       instance({ lockDurationMs }),
