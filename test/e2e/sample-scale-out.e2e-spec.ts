@@ -1,4 +1,5 @@
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes } from 'node:crypto';
@@ -8,6 +9,7 @@ import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
 import { connectModernClient, type TestClient } from '../support/mcp-clients.js';
 import { connectModernTaskClient } from '../support/task-clients.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { ROOT } from '../transports/stdio/stdio-process.js';
 import {
   runSampleToExit,
   SampleInstances,
@@ -39,10 +41,13 @@ let redis: RedisServer;
 const instances = new SampleInstances();
 let a: SampleInstance;
 let b: SampleInstance;
+/** The environment of a sample over stdio on the same Redis (the admin is its caller). */
+let stdioEnv: Record<string, string>;
 
 beforeAll(async () => {
   redis = await startRedisServer();
   const env = scaleOutEnv(redis.url, randomBytes(32).toString('hex'));
+  stdioEnv = { ...env, SAMPLE_TOKEN: ADMIN };
   [a, b] = await Promise.all([instances.start('A', env), instances.start('B', env)]);
 }, 60_000);
 
@@ -155,6 +160,36 @@ describe('a change made through B', () => {
       expect(new Set(heard)).toEqual(new Set([uriOf(id)]));
     } finally {
       await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+});
+
+describe('a change made through B, heard over stdio', () => {
+  it('reaches a stdio connection of the sample on the same Redis', async () => {
+    const [, , id] = PRODUCTS;
+    const client = new LegacyClient({ name: 'e2e-v1-stdio', version: '1.0.0' });
+    const heard: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      heard.push(notification.params.uri);
+    });
+    const transport = new LegacyStdioTransport({
+      command: process.execPath,
+      args: ['dist-sample/main-stdio.js'],
+      cwd: ROOT,
+      env: { ...stdioEnv },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    try {
+      await client.subscribeResource({ uri: uriOf(id) });
+      await patch(b, id, { stock: 11 });
+      await patch(b, SENTINEL, { stock: 12 });
+      await client.subscribeResource({ uri: uriOf(SENTINEL) });
+      await patch(b, SENTINEL, { stock: 13 });
+      await expect.poll(() => heard.includes(uriOf(SENTINEL)), WAIT).toBe(true);
+      expect(heard.filter((uri) => uri === uriOf(id))).toEqual([uriOf(id)]);
+    } finally {
       await client.close();
     }
   });
