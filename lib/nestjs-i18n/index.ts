@@ -1,7 +1,7 @@
 /*
  * The `nestjs-mcp/i18n` entry point: the MCP texts from an app's nestjs-i18n translations
  * and resolvers. Nothing else in the library imports it or nestjs-i18n, so an app without
- * nestjs-i18n loads neither (test/nestjs-i18n/optional-integration.spec.ts).
+ * nestjs-i18n loads neither (test/package/optional-integrations.spec.ts).
  */
 
 export {

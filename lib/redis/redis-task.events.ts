@@ -3,6 +3,7 @@
 // for the others; what the others append reaches the local subscribers.
 import { Logger } from '@nestjs/common';
 import type { McpTaskEvent } from '../interfaces/mcp-task-store.interface.js';
+import { TaskListeners } from '../tasks/task-listeners.js';
 
 /**
  * How the task events of one instance reach the others (`RedisEventLog` is one). The
@@ -16,8 +17,6 @@ export interface McpTaskEventChannel {
   /** What the others appended, until the returned function is called. */
   subscribe(listener: (payload: unknown) => void): () => void;
 }
-
-type Listener = (event: McpTaskEvent) => void;
 
 const TASK_EVENTS = new Set(['updated', 'input-complete', 'cancel-requested', 'expired']);
 
@@ -33,8 +32,7 @@ export function asTaskEvent(payload: unknown): McpTaskEvent | undefined {
 
 export class TaskEventFanOut {
   private readonly logger = new Logger('McpModule');
-  // One entry per subscription (a Set of wrappers: the same function may subscribe twice).
-  private readonly listeners = new Set<{ readonly listener: Listener }>();
+  private readonly listeners = new TaskListeners();
   private readonly unsubscribeChannel: () => void;
 
   constructor(private readonly channel: McpTaskEventChannel) {
@@ -44,12 +42,8 @@ export class TaskEventFanOut {
     });
   }
 
-  subscribe(listener: Listener): () => void {
-    const entry = { listener };
-    this.listeners.add(entry);
-    return () => {
-      this.listeners.delete(entry);
-    };
+  subscribe(listener: (event: McpTaskEvent) => void): () => void {
+    return this.listeners.subscribe(listener);
   }
 
   /** Here at once, then to the other instances; resolves once the channel took it. */
@@ -72,18 +66,7 @@ export class TaskEventFanOut {
     this.listeners.clear();
   }
 
-  /** Each listener gets its own copy; one that throws is logged and the others still run. */
   private deliver(event: McpTaskEvent): void {
-    // A snapshot: a listener subscribed while this event is delivered does not get it.
-    for (const { listener } of Array.from(this.listeners)) {
-      try {
-        listener(structuredClone(event));
-      } catch (error) {
-        this.logger.error(
-          `A task store listener failed on "${event.type}": ${(error as Error)?.message ?? error}`,
-          (error as Error)?.stack,
-        );
-      }
-    }
+    this.listeners.emit(event);
   }
 }

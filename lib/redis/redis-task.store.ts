@@ -28,6 +28,7 @@ import {
   runScript,
 } from './redis-task.scripts.js';
 import { TaskEventFanOut, type McpTaskEventChannel } from './redis-task.events.js';
+import { workingTask } from '../tasks/task-listeners.js';
 
 export type { McpTaskEventChannel } from './redis-task.events.js';
 
@@ -97,18 +98,7 @@ export class RedisTaskStore implements McpTaskStore {
 
   async create(task: NewMcpTask): Promise<McpTask> {
     const now = this.now();
-    const at = new Date(now).toISOString();
-    const created: McpTask = {
-      taskId: task.taskId,
-      owner: task.owner,
-      toolName: task.toolName,
-      status: 'working',
-      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-      createdAt: at,
-      lastUpdatedAt: at,
-      ttlMs: task.ttlMs,
-      ...(task.pollIntervalMs === undefined ? {} : { pollIntervalMs: task.pollIntervalMs }),
-    };
+    const created = workingTask(task, now);
     const expiresAt = task.ttlMs === null ? undefined : now + task.ttlMs;
     const member = ownerMember(now, task.taskId);
     const reply = (await runScript(

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
 import type {
   McpTask,
@@ -8,6 +7,7 @@ import type {
   McpTaskStore,
   NewMcpTask,
 } from '../interfaces/mcp-task-store.interface.js';
+import { TaskListeners, workingTask } from './task-listeners.js';
 import { isFinal } from './task-protocol.js';
 
 /** The options of `new InMemoryTaskStore()`. */
@@ -28,7 +28,6 @@ export interface InMemoryTaskStoreOptions {
   now?: () => number;
 }
 
-type Listener = (event: McpTaskEvent) => void;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -85,10 +84,8 @@ function decodeCursor(cursor: string): Position {
  * @publicApi
  */
 export class InMemoryTaskStore implements McpTaskStore {
-  private readonly logger = new Logger('McpModule');
   private readonly tasks = new Map<string, McpTask>();
-  // One entry per subscription (a Set of wrappers: the same function may subscribe twice).
-  private readonly listeners = new Set<{ readonly listener: Listener }>();
+  private readonly listeners = new TaskListeners();
   private readonly maxTasks: number;
   private readonly now: () => number;
   private readonly sweeper: ReturnType<typeof setInterval>;
@@ -115,18 +112,7 @@ export class InMemoryTaskStore implements McpTaskStore {
     }
     if (existing) this.remove(existing.taskId);
     this.makeRoom(now);
-    const at = new Date(now).toISOString();
-    const created: McpTask = {
-      taskId: task.taskId,
-      owner: task.owner,
-      toolName: task.toolName,
-      status: 'working',
-      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-      createdAt: at,
-      lastUpdatedAt: at,
-      ttlMs: task.ttlMs,
-      ...(task.pollIntervalMs === undefined ? {} : { pollIntervalMs: task.pollIntervalMs }),
-    };
+    const created = workingTask(task, now);
     const stored = this.store(created);
     this.emit({ type: 'updated', task: stored });
     return copy(stored);
@@ -248,12 +234,8 @@ export class InMemoryTaskStore implements McpTaskStore {
     };
   }
 
-  subscribe(listener: Listener): () => void {
-    const entry = { listener };
-    this.listeners.add(entry);
-    return () => {
-      this.listeners.delete(entry);
-    };
+  subscribe(listener: (event: McpTaskEvent) => void): () => void {
+    return this.listeners.subscribe(listener);
   }
 
   async sweep(now: number = this.now()): Promise<number> {
@@ -350,18 +332,7 @@ export class InMemoryTaskStore implements McpTaskStore {
     this.remove(oldestFinished.taskId);
   }
 
-  /** Each listener gets its own copy; one that throws is logged and the others still run. */
   private emit(event: McpTaskEvent): void {
-    // A snapshot: a listener subscribed while this event is delivered does not get it.
-    for (const { listener } of Array.from(this.listeners)) {
-      try {
-        listener(structuredClone(event));
-      } catch (error) {
-        this.logger.error(
-          `A task store listener failed on "${event.type}": ${(error as Error)?.message ?? error}`,
-          (error as Error)?.stack,
-        );
-      }
-    }
+    this.listeners.emit(event);
   }
 }

@@ -1,10 +1,9 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { McpChange } from '../../lib/interfaces/mcp-scale-out.interface.js';
 import { RedisChangeBus } from '../../lib/redis/redis-change.bus.js';
 import { RedisEventLog } from '../../lib/redis/redis-event.log.js';
 import { CapturedLogs } from '../support/captured-logs.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { useRedisServer, waitUntil } from '../support/redis-server.js';
 
 const KINDS = ['tools', 'prompts', 'resources'] as const;
 const changes = (count: number): McpChange[] =>
@@ -12,50 +11,23 @@ const changes = (count: number): McpChange[] =>
     i % 4 === 3 ? { kind: 'resource', uri: `file:///docs/${i}.md` } : { kind: KINDS[i % 4] },
   );
 
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  const deadline = Date.now() + 15_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 // Each ioredis client stands for one instance of the app (its connection name, inherited by
 // the bus's reader, lets the admin client kill that instance's connections).
 describe('RedisChangeBus (the changes of one server, shared by every instance)', () => {
-  let server: RedisServer;
-  let admin: Redis;
-  const clients: Redis[] = [];
+  const redis = useRedisServer();
   const buses: RedisChangeBus[] = [];
   let serverCount = 0;
 
-  beforeAll(async () => {
-    server = await startRedisServer();
-    admin = new Redis(server.url, { maxRetriesPerRequest: null });
-  });
   afterEach(async () => {
     await Promise.all(buses.splice(0).map((bus) => bus.close()));
-    for (const client of clients.splice(0)) client.disconnect();
   });
-  afterAll(async () => {
-    admin.disconnect();
-    await server.stop();
-  });
-
-  const clientOf = (name: string) => {
-    const client = new Redis(server.url, { maxRetriesPerRequest: null, connectionName: name });
-    // The connections these tests kill would otherwise be reported on the console.
-    client.on('error', () => undefined);
-    clients.push(client);
-    return client;
-  };
 
   /** One bus per instance name for a fresh server name, started, each recording what it hears. */
   async function instances(names: string[], logger = new CapturedLogs()) {
     const serverName = `server-${++serverCount}`;
     const made = names.map((name) => {
       const bus = new RedisChangeBus({
-        client: clientOf(name),
+        client: redis.clientOf(name),
         prefix: 'mcp:',
         server: serverName,
         instanceId: name,
@@ -71,7 +43,7 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
   }
 
   async function connectionsOf(name: string): Promise<string[]> {
-    const list = (await admin.client('LIST')) as string;
+    const list = (await redis.admin.client('LIST')) as string;
     return list
       .split('\n')
       .filter((line) => line.includes(` name=${name} `))
@@ -80,8 +52,8 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
 
   /** Kills the client's and the reader's connection of `name`, once both are open. */
   async function killConnectionsOf(name: string) {
-    await until(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
-    for (const id of await connectionsOf(name)) await admin.client('KILL', 'ID', id);
+    await waitUntil(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
+    for (const id of await connectionsOf(name)) await redis.admin.client('KILL', 'ID', id);
   }
 
   it('carries 1,000 changes of A to B exactly once each, in order, and none back to A', async () => {
@@ -90,13 +62,13 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
       instances: [a, b],
     } = await instances(['A', 'B']);
     for (const change of changes(1_000)) await a.bus.publish(change);
-    await until(() => b.heard.length >= 1_000, 'B heard 1,000 changes');
+    await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 changes');
     await b.bus.publish({ kind: 'tools' });
-    await until(() => a.heard.length >= 1, 'A heard B');
+    await waitUntil(() => a.heard.length >= 1, 'A heard B');
 
     expect(b.heard).toEqual(changes(1_000));
     expect(a.heard).toEqual([{ kind: 'tools' }]);
-    expect(await admin.xlen(key)).toBe(1_001);
+    expect(await redis.admin.xlen(key)).toBe(1_001);
   });
 
   it('tells a change of C to A and to B once each', async () => {
@@ -105,7 +77,7 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     } = await instances(['A', 'B', 'C']);
     await c.bus.publish({ kind: 'resource', uri: 'file:///readme.md' });
     await a.bus.publish({ kind: 'prompts' });
-    await until(() => a.heard.length >= 1 && b.heard.length >= 2 && c.heard.length >= 1, 'all');
+    await waitUntil(() => a.heard.length >= 1 && b.heard.length >= 2 && c.heard.length >= 1, 'all');
 
     expect(a.heard).toEqual([{ kind: 'resource', uri: 'file:///readme.md' }]);
     expect(b.heard).toEqual([{ kind: 'resource', uri: 'file:///readme.md' }, { kind: 'prompts' }]);
@@ -120,9 +92,9 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
       await a.bus.publish(change);
       if (index === 250 || index === 600) await killConnectionsOf('B');
     }
-    await until(() => b.heard.length >= 1_000, 'B heard 1,000 changes');
+    await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 changes');
     await a.bus.publish({ kind: 'tools' });
-    await until(() => b.heard.length >= 1_001, 'B heard the last change');
+    await waitUntil(() => b.heard.length >= 1_001, 'B heard the last change');
 
     expect(b.heard).toEqual([...changes(1_000), { kind: 'tools' }]);
   });
@@ -139,9 +111,9 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     const published = [...firstHalf, ...secondHalf];
     await Promise.all(published);
     await a.bus.publish({ kind: 'tools' });
-    await until(() => b.heard.length >= 1_001, 'B heard every change');
+    await waitUntil(() => b.heard.length >= 1_001, 'B heard every change');
     await b.bus.publish({ kind: 'prompts' });
-    await until(() => a.heard.length >= 1, 'A heard B');
+    await waitUntil(() => a.heard.length >= 1, 'A heard B');
 
     expect(b.heard).toEqual([...changes(1_000), { kind: 'tools' }]);
     expect(a.heard).toEqual([{ kind: 'prompts' }]);
@@ -153,14 +125,14 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
       key,
       instances: [a, b],
     } = await instances(['A', 'B'], logs);
-    const entry = (payload: string) => admin.xadd(key, '*', 'o', 'X', 'p', payload);
+    const entry = (payload: string) => redis.admin.xadd(key, '*', 'o', 'X', 'p', payload);
     await entry('{"kind":"tools"'); // not JSON
     await entry('{"kind":"everything"}');
     await entry('{"kind":"resource"}'); // no uri
     await entry('42');
     await entry('{"kind":"tools","extra":true}'); // a change, taken without the extra field
     await a.bus.publish({ kind: 'resources' });
-    await until(() => b.heard.length >= 2, 'B heard the valid changes');
+    await waitUntil(() => b.heard.length >= 2, 'B heard the valid changes');
 
     expect(b.heard).toEqual([{ kind: 'tools' }, { kind: 'resources' }]);
     // A and B share the logger: each skipped the four.
@@ -171,7 +143,7 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
   it('runs over a log made elsewhere, on whatever key that log names', async () => {
     const key = 'custom:stream';
     const logOf = (name: string) =>
-      new RedisEventLog({ client: clientOf(name), key, instanceId: name });
+      new RedisEventLog({ client: redis.clientOf(name), key, instanceId: name });
     const a = new RedisChangeBus(logOf('A'));
     const b = new RedisChangeBus(logOf('B'));
     buses.push(a, b);
@@ -179,10 +151,10 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     b.subscribe((change) => heard.push(change));
     await Promise.all([a.start(), b.start()]);
     await a.publish({ kind: 'resource', uri: 'mem://x' });
-    await until(() => heard.length >= 1, 'B heard A');
+    await waitUntil(() => heard.length >= 1, 'B heard A');
 
     expect(heard).toEqual([{ kind: 'resource', uri: 'mem://x' }]);
-    expect(await admin.xlen(key)).toBe(1);
+    expect(await redis.admin.xlen(key)).toBe(1);
     expect(RedisChangeBus.keyFor('mcp:', 'main')).toBe('mcp:changes:main');
   });
 
@@ -193,13 +165,13 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     const late: McpChange[] = [];
     const unsubscribe = c.bus.subscribe((change) => late.push(change));
     unsubscribe();
-    await until(async () => (await connectionsOf('B')).length === 2, 'B has two connections');
+    await waitUntil(async () => (await connectionsOf('B')).length === 2, 'B has two connections');
     await b.bus.close();
     await a.bus.publish({ kind: 'tools' });
-    await until(() => c.heard.length >= 1, 'C heard A');
+    await waitUntil(() => c.heard.length >= 1, 'C heard A');
 
     expect(b.heard).toEqual([]);
     expect(late).toEqual([]);
-    await until(async () => (await connectionsOf('B')).length === 1, 'B kept only its client');
+    await waitUntil(async () => (await connectionsOf('B')).length === 1, 'B kept only its client');
   });
 });

@@ -1,8 +1,7 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RedisEventLog, type RedisEventLogOptions } from '../../lib/redis/redis-event.log.js';
 import { CapturedLogs } from '../support/captured-logs.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startRedisServer, useRedisServer, waitUntil } from '../support/redis-server.js';
 
 /** Keeps Redis busy for ARGV[1] ms (scripts run alone: nothing else is served meanwhile). */
 const BUSY_SCRIPT = `
@@ -13,43 +12,16 @@ return 1`;
 
 const range = (count: number) => Array.from({ length: count }, (_, i) => ({ i }));
 
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  const deadline = Date.now() + 15_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 // Each ioredis client stands for one instance of the app; its connection name (inherited by
 // the log's reader) lets the admin client kill that instance's connections.
 describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
-  let server: RedisServer;
-  let admin: Redis;
-  const clients: Redis[] = [];
+  const redis = useRedisServer();
   const logs: RedisEventLog[] = [];
   let key = 0;
 
-  beforeAll(async () => {
-    server = await startRedisServer();
-    admin = new Redis(server.url, { maxRetriesPerRequest: null });
-  });
   afterEach(async () => {
     await Promise.all(logs.splice(0).map((log) => log.close()));
-    for (const client of clients.splice(0)) client.disconnect();
   });
-  afterAll(async () => {
-    admin.disconnect();
-    await server.stop();
-  });
-
-  const clientOf = (name: string, url = server.url) => {
-    const client = new Redis(url, { maxRetriesPerRequest: null, connectionName: name });
-    // The connections these tests kill would otherwise be reported on the console.
-    client.on('error', () => undefined);
-    clients.push(client);
-    return client;
-  };
 
   /** The log, closed after the test, with what its listener heard. */
   function listening(log: RedisEventLog) {
@@ -63,7 +35,7 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
   async function instances(names: string[], options: Partial<RedisEventLogOptions> = {}) {
     const streamKey = `test:events:${++key}`;
     const made = names.map((name) => {
-      const client = clientOf(name);
+      const client = redis.clientOf(name);
       const log = listening(
         new RedisEventLog({
           client,
@@ -82,7 +54,7 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
 
   /** The ids of the connections whose name is `name`, as CLIENT LIST reports them. */
   async function connectionsOf(name: string): Promise<string[]> {
-    const list = (await admin.client('LIST')) as string;
+    const list = (await redis.admin.client('LIST')) as string;
     return list
       .split('\n')
       .filter((line) => line.includes(` name=${name} `))
@@ -91,9 +63,9 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
 
   /** Kills the client's and the reader's connection of `name`, once both are open. */
   async function killConnectionsOf(name: string) {
-    await until(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
+    await waitUntil(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
     const ids = await connectionsOf(name);
-    for (const id of ids) await admin.client('KILL', 'ID', id);
+    for (const id of ids) await redis.admin.client('KILL', 'ID', id);
   }
 
   it('hands every entry of another instance to each listener once, in order, and none of its own', async () => {
@@ -101,9 +73,9 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
       instances: [a, b],
     } = await instances(['A', 'B']);
     for (const payload of range(1_000)) await a.log.append(payload);
-    await until(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
+    await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
     await b.log.append({ from: 'B' });
-    await until(() => a.heard.length >= 1, 'A heard B');
+    await waitUntil(() => a.heard.length >= 1, 'A heard B');
 
     expect(b.heard).toEqual(range(1_000));
     expect(a.heard).toEqual([{ from: 'B' }]);
@@ -115,10 +87,10 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     } = await instances(['A', 'B', 'C']);
     await c.log.append({ change: 'one' });
     await c.log.append({ change: 'two' });
-    await until(() => a.heard.length >= 2 && b.heard.length >= 2, 'A and B heard C');
+    await waitUntil(() => a.heard.length >= 2 && b.heard.length >= 2, 'A and B heard C');
     // One more entry after them proves nothing further was on its way.
     await a.log.append({ change: 'three' });
-    await until(() => b.heard.length >= 3 && c.heard.length >= 1, 'B and C heard A');
+    await waitUntil(() => b.heard.length >= 3 && c.heard.length >= 1, 'B and C heard A');
 
     expect(a.heard).toEqual([{ change: 'one' }, { change: 'two' }]);
     expect(b.heard).toEqual([{ change: 'one' }, { change: 'two' }, { change: 'three' }]);
@@ -127,15 +99,15 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
 
   it('hears only what is appended after start()', async () => {
     const streamKey = `test:events:${++key}`;
-    const a = new RedisEventLog({ client: clientOf('A'), key: streamKey, instanceId: 'A' });
-    const b = new RedisEventLog({ client: clientOf('B'), key: streamKey, instanceId: 'B' });
+    const a = new RedisEventLog({ client: redis.clientOf('A'), key: streamKey, instanceId: 'A' });
+    const b = new RedisEventLog({ client: redis.clientOf('B'), key: streamKey, instanceId: 'B' });
     logs.push(a, b);
     const heard: unknown[] = [];
     b.subscribe((payload) => heard.push(payload));
     await a.append('before');
     await b.start();
     await a.append('after');
-    await until(() => heard.length >= 1, 'B heard an entry');
+    await waitUntil(() => heard.length >= 1, 'B heard an entry');
 
     expect(heard).toEqual(['after']);
   });
@@ -149,9 +121,9 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
       if (index === 300) await killConnectionsOf('B');
       if (index === 700) await killConnectionsOf('B');
     }
-    await until(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
+    await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
     await a.log.append('last');
-    await until(() => b.heard.length >= 1_001, 'B heard the last entry');
+    await waitUntil(() => b.heard.length >= 1_001, 'B heard the last entry');
 
     expect(b.heard).toEqual([...range(1_000), 'last']);
   });
@@ -164,13 +136,13 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     // A script that keeps Redis busy a moment, so that the appends and the kill wait in
     // its socket buffers and are read in one go: the appends Redis runs before the kill
     // lose their replies, and ioredis resends them.
-    const busy = clientOf('busy').eval(BUSY_SCRIPT, 0, 300);
+    const busy = redis.clientOf('busy').eval(BUSY_SCRIPT, 0, 300);
     const appends = range(1_000).map((payload) => a.log.append(payload));
-    const killed = admin.client('KILL', 'ID', writerId);
+    const killed = redis.admin.client('KILL', 'ID', writerId);
     await Promise.all([busy, killed, ...appends]);
-    await until(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
+    await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
     await a.log.append('last');
-    await until(() => b.heard.length >= 1_001, 'B heard the last entry');
+    await waitUntil(() => b.heard.length >= 1_001, 'B heard the last entry');
 
     expect(b.heard).toEqual([...range(1_000), 'last']);
   });
@@ -181,12 +153,12 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
       instances: [a, b],
     } = await instances(['A', 'B']);
     await a.log.append('once');
-    const [[, fields]] = (await admin.xrange(streamKey, '-', '+')) as [string, string[]][];
-    await admin.xadd(streamKey, '*', ...fields);
+    const [[, fields]] = (await redis.admin.xrange(streamKey, '-', '+')) as [string, string[]][];
+    await redis.admin.xadd(streamKey, '*', ...fields);
     await a.log.append('next');
-    await until(() => b.heard.length >= 2, 'B heard two entries');
+    await waitUntil(() => b.heard.length >= 2, 'B heard two entries');
 
-    expect(await admin.xlen(streamKey)).toBe(3);
+    expect(await redis.admin.xlen(streamKey)).toBe(3);
     expect(b.heard).toEqual(['once', 'next']);
   });
 
@@ -197,14 +169,14 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     const appends = range(1_000).map((payload, index) => {
       const done = a.log.append(payload);
       if (index === 500) {
-        void done.then(() => admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes'));
+        void done.then(() => redis.admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes'));
       }
       return done;
     });
     await Promise.all(appends);
-    await until(() => b.heard.length >= 1_000 && c.heard.length >= 1_000, 'B and C heard all');
+    await waitUntil(() => b.heard.length >= 1_000 && c.heard.length >= 1_000, 'B and C heard all');
     await a.log.append('last');
-    await until(() => b.heard.length >= 1_001 && c.heard.length >= 1_001, 'B and C heard last');
+    await waitUntil(() => b.heard.length >= 1_001 && c.heard.length >= 1_001, 'B and C heard last');
 
     expect(b.heard).toEqual([...range(1_000), 'last']);
     expect(c.heard).toEqual([...range(1_000), 'last']);
@@ -214,13 +186,13 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     const logsOfB = new CapturedLogs();
     const streamKey = `test:events:${++key}`;
     const a = new RedisEventLog({
-      client: clientOf('A'),
+      client: redis.clientOf('A'),
       key: streamKey,
       instanceId: 'A',
       logger: new CapturedLogs(),
     });
     const b = new RedisEventLog({
-      client: clientOf('B'),
+      client: redis.clientOf('B'),
       key: streamKey,
       instanceId: 'B',
       blockMs: 200,
@@ -231,17 +203,17 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     b.subscribe((payload) => heard.push(payload));
     await Promise.all([a.start(), b.start()]);
     await a.append('before');
-    await until(() => heard.length >= 1, 'B heard the first entry');
+    await waitUntil(() => heard.length >= 1, 'B heard the first entry');
 
-    await server.restart();
-    await until(
+    await redis.server.restart();
+    await waitUntil(
       () => logsOfB.messages('warn').some((message) => message.includes('Redis lost its data')),
       'B noticed the empty stream',
     );
     // An id lower than any the old server gave out: read only because B realigned.
-    await admin.xadd(streamKey, '1-1', 'o', 'X', 'p', '"low"');
+    await redis.admin.xadd(streamKey, '1-1', 'o', 'X', 'p', '"low"');
     await a.append('after');
-    await until(() => heard.length >= 3, 'B heard the entries after the restart');
+    await waitUntil(() => heard.length >= 3, 'B heard the entries after the restart');
 
     expect(heard).toEqual(['before', 'low', 'after']);
     expect(logsOfB.messages('warn')[0]).toContain(`Lost Redis stream ${streamKey}`);
@@ -254,10 +226,10 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
       key: streamKey,
       instances: [a, b],
     } = await instances(['A', 'B'], { logger: logsOfB });
-    await admin.xadd(streamKey, '*', 'o', 'X', 'p', '{not json');
-    await admin.xadd(streamKey, '*', 'something', 'else');
+    await redis.admin.xadd(streamKey, '*', 'o', 'X', 'p', '{not json');
+    await redis.admin.xadd(streamKey, '*', 'something', 'else');
     await a.log.append('fine');
-    await until(() => b.heard.length >= 1, 'B heard the valid entry');
+    await waitUntil(() => b.heard.length >= 1, 'B heard the valid entry');
 
     expect(b.heard).toEqual(['fine']);
     // A and B share the logger, and each skips both.
@@ -277,7 +249,7 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     });
     await a.log.append(1);
     await a.log.append(2);
-    await until(() => b.heard.length >= 2, 'B heard both');
+    await waitUntil(() => b.heard.length >= 2, 'B heard both');
 
     expect(b.heard).toEqual([1, 2]);
     expect(thrower).toEqual([1, 2]);
@@ -286,7 +258,7 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
   });
 
   it('runs several logs on one client side by side, each on its own stream', async () => {
-    const [clientA, clientB] = [clientOf('A'), clientOf('B')];
+    const [clientA, clientB] = [redis.clientOf('A'), redis.clientOf('B')];
     const [first, second] = [`test:events:${++key}`, `test:events:${++key}`];
     const a1 = listening(new RedisEventLog({ client: clientA, key: first, instanceId: 'A' }));
     const a2 = listening(new RedisEventLog({ client: clientA, key: second, instanceId: 'A' }));
@@ -296,8 +268,8 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     await a1.log.append('one');
     await a2.log.append('two');
     await b2.log.append('three');
-    await until(() => b1.heard.length + b2.heard.length >= 2, 'B heard A');
-    await until(() => a2.heard.length >= 1, 'A heard B');
+    await waitUntil(() => b1.heard.length + b2.heard.length >= 2, 'B heard A');
+    await waitUntil(() => a2.heard.length >= 1, 'A heard B');
 
     expect([b1.heard, b2.heard, a1.heard, a2.heard]).toEqual([['one'], ['two'], [], ['three']]);
   });
@@ -307,17 +279,17 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
       instances: [a, b, c],
     } = await instances(['A', 'B', 'C']);
     // The client's connection and the reader's.
-    await until(async () => (await connectionsOf('B')).length === 2, 'B has two connections');
+    await waitUntil(async () => (await connectionsOf('B')).length === 2, 'B has two connections');
 
     await b.log.close();
     await b.log.close();
     await a.log.append('after close');
-    await until(() => c.heard.length >= 1, 'C heard the entry');
+    await waitUntil(() => c.heard.length >= 1, 'C heard the entry');
 
     expect(b.heard).toEqual([]);
-    await until(async () => (await connectionsOf('B')).length === 1, 'B has one connection');
+    await waitUntil(async () => (await connectionsOf('B')).length === 1, 'B has one connection');
     await b.log.append('still appends');
-    await until(() => c.heard.length >= 2, 'C heard B');
+    await waitUntil(() => c.heard.length >= 2, 'C heard B');
     expect(c.heard).toEqual(['after close', 'still appends']);
   });
 
@@ -325,20 +297,20 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     const own = await startRedisServer();
     const logsOfA = new CapturedLogs();
     const log = new RedisEventLog({
-      client: clientOf('A', own.url),
+      client: redis.clientOf('A', own.url),
       key: 'test:events:gone',
       instanceId: 'A',
       logger: logsOfA,
     });
     await log.start();
     await own.stop();
-    await until(
+    await waitUntil(
       () => logsOfA.messages('warn').some((message) => message.includes('Lost Redis stream')),
       'the log noticed',
     );
     await log.close();
 
-    const clientB = clientOf('B');
+    const clientB = redis.clientOf('B');
     await clientB.ping();
     const idle = new RedisEventLog({ client: clientB, key: 'test:idle', instanceId: 'B' });
     await idle.close();

@@ -1,9 +1,11 @@
 // A real redis-server for one test file, on a free loopback port, with nothing on disk.
 // The tests of the Redis integration (docs/scale-out.md) start one in beforeAll and stop
 // it in afterAll; `restart()` keeps the port, for the tests of a lost connection.
+import { Redis } from 'ioredis';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export interface RedisServer {
   readonly port: number;
@@ -90,6 +92,63 @@ export async function startRedisServer(): Promise<RedisServer> {
       await terminate(child);
       child = launch(port);
       await waitUntilReady(child, port);
+    },
+  };
+}
+
+/** Polls `condition` every 20 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A redis-server for the file, an admin client, and clients standing for app instances. */
+export interface RedisHarness {
+  readonly server: RedisServer;
+  readonly admin: Redis;
+  /**
+   * A client for one instance, disconnected after the test. Its connection name (which the
+   * connections duplicated from it inherit) lets `admin` kill that instance's connections.
+   */
+  clientOf(name: string, url?: string): Redis;
+}
+
+/** Starts redis-server in beforeAll and stops it in afterAll; clients end after each test. */
+export function useRedisServer(): RedisHarness {
+  let server: RedisServer | undefined;
+  let admin: Redis | undefined;
+  const clients: Redis[] = [];
+  beforeAll(async () => {
+    server = await startRedisServer();
+    admin = new Redis(server.url, { maxRetriesPerRequest: null });
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.disconnect();
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get admin() {
+      return admin!;
+    },
+    clientOf(name, url = server!.url) {
+      const client = new Redis(url, { maxRetriesPerRequest: null, connectionName: name });
+      // The connections these tests kill would otherwise be reported on the console.
+      client.on('error', () => undefined);
+      clients.push(client);
+      return client;
     },
   };
 }
