@@ -3,122 +3,20 @@
 // cancelled through either; the request state minted by one verifies on the other; a
 // change on one reaches the other's clients; a 2025 session sent to the wrong instance
 // says where it belongs. The spawned-process tests of the sample: sample-scale-out.e2e-spec.
-import { Injectable, Module, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { IsString } from 'class-validator';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  inputRequired,
-  McpContext,
-  McpModule,
-  McpServerHost,
-  McpTool,
-  type McpCallContext,
-} from '../../lib/index.js';
-import { RedisScaleOut } from '../../lib/redis/index.js';
-import { MODERN_VERSION, modernMeta } from '../support/mcp-post.js';
+import { McpServerHost } from '../../lib/index.js';
+import { Jobs, jobsModule } from '../fixtures/redis/jobs.app.js';
+import { callJobs, until } from '../support/jobs-client.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { TASKS_EXTENSION } from '../support/task-wire.js';
-
-const SECRET = 'b'.repeat(64);
-
-class LabelArgs {
-  @IsString()
-  label!: string;
-}
-
-/** Admits callers with `Authorization: Bearer ok`, and tells who they are. */
-@Injectable()
-class TokenGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest();
-    if (request.headers?.authorization !== 'Bearer ok') return false;
-    request.user = { id: 'alice' };
-    return true;
-  }
-}
-
-/** The tools of both instances; `ran` records the labels of the greetings this one ran. */
-@Injectable()
-class Jobs {
-  readonly ran: string[] = [];
-
-  @McpTool({ description: 'Waits until cancelled.', task: 'required' })
-  async wait(@McpContext() ctx: McpCallContext): Promise<string> {
-    await ctx.task?.setStatus('waiting');
-    await pause(60_000, undefined, { signal: ctx.signal });
-    return 'never';
-  }
-
-  @McpTool({ description: 'Asks for a name, then greets.', task: 'required' })
-  async greet(args: LabelArgs, @McpContext() ctx: McpCallContext) {
-    this.ran.push(args.label);
-    const name = ctx.acceptedInput<{ name: string }>('name');
-    if (!name) {
-      return inputRequired({
-        inputRequests: {
-          name: {
-            method: 'elicitation/create',
-            params: {
-              mode: 'form',
-              message: 'Your name?',
-              requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-            },
-          },
-        },
-      });
-    }
-    // The worker's call carries the identity the request's guard found.
-    const caller = (ctx.httpRequest as { user?: { id: string } } | undefined)?.user?.id;
-    return `Hello ${name.name} (${args.label}), asked by ${caller}`;
-  }
-
-  @McpTool({ description: 'Asks for a number and keeps a state between the rounds.' })
-  async count(@McpContext() ctx: McpCallContext) {
-    const state = ctx.requestState<{ started: string }>();
-    const answer = ctx.acceptedInput<{ n: number }>('n');
-    if (!state || !answer) {
-      return inputRequired({
-        inputRequests: {
-          n: {
-            method: 'elicitation/create',
-            params: {
-              mode: 'form',
-              message: 'A number?',
-              requestedSchema: { type: 'object', properties: { n: { type: 'number' } } },
-            },
-          },
-        },
-        requestState: await ctx.mintRequestState({ started: 'here' }),
-      });
-    }
-    return `n=${answer.n}, started ${state.started}`;
-  }
-}
 
 async function startInstance(redis: RedisServer, instanceId: string) {
-  @Module({
-    imports: [
-      McpModule.forRoot({
-        name: 'jobs',
-        version: '1.0.0',
-        http: { guards: [TokenGuard], legacySessions: true },
-        scaleOut: new RedisScaleOut({
-          connection: redis.url,
-          instanceId,
-          queue: { lockDurationMs: 1_000 },
-        }),
-        requestState: { secret: SECRET },
-        tasks: { queue: 'tasks' },
-      }),
-    ],
-    providers: [Jobs],
-  })
-  class InstanceModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [InstanceModule] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [jobsModule(redis.url, instanceId)],
+  }).compile();
   const app = moduleRef.createNestApplication(new ExpressAdapter(), { logger: ['error'] });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
@@ -132,59 +30,9 @@ async function startInstance(redis: RedisServer, instanceId: string) {
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 
-let id = 0;
-/** A 2026-07-28 request with the tasks extension declared and the caller's token. */
-async function modern(instance: Instance, method: string, params: Record<string, unknown> = {}) {
-  const res = await fetch(instance.url, {
-    method: 'POST',
-    headers: {
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      Authorization: 'Bearer ok',
-      'MCP-Protocol-Version': MODERN_VERSION,
-      'Mcp-Method': method,
-      ...(typeof params.name === 'string' && { 'Mcp-Name': params.name }),
-      ...(typeof params.taskId === 'string' && { 'Mcp-Name': params.taskId }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: (id += 1),
-      method,
-      params: {
-        ...params,
-        _meta: {
-          ...modernMeta(),
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: {},
-            extensions: { [TASKS_EXTENSION]: {} },
-          },
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const json = text.startsWith('{')
-    ? JSON.parse(text)
-    : JSON.parse(
-        text
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .at(-1)!
-          .slice(6),
-      );
-  return { status: res.status, message: json as Record<string, any> };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`Timed out; last value: ${JSON.stringify(value)}`);
-    await pause(50);
-    value = await read();
-  }
-  return value;
-}
+/** A 2026-07-28 request through an instance (the fixture's caller). */
+const modern = (instance: Instance, method: string, params: Record<string, unknown> = {}) =>
+  callJobs(instance.url, method, params);
 
 describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
   let redis: RedisServer;
@@ -219,6 +67,11 @@ describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
     expect(cancelled.message.error).toBeUndefined();
     expect((await taskOf(a, taskId)).status).toBe('cancelled');
     expect((await taskOf(b, taskId)).status).toBe('cancelled');
+    // The method saw its signal abort, on whichever instance ran it.
+    await until(
+      async () => [...a.jobs.aborted, ...b.jobs.aborted],
+      (aborted) => aborted.includes(taskId),
+    );
   });
 
   it('a task asks its question on any instance and is answered through the other', async () => {
