@@ -135,15 +135,28 @@ export class ProtocolServerFactory {
       request: taskJobRequest(job),
       ...(job.locale !== undefined && { locale: job.locale }),
     };
+    return this.scopeOf(taskJobServerContext(job, signal), job.era, transport, () =>
+      job.era === 'legacy' ? job.clientCapabilities : undefined,
+    );
+  }
+
+  /** What a call needs of its request: the same for a request served and a job a worker took. */
+  private scopeOf(
+    serverContext: ServerContext,
+    era: ProtocolEra,
+    transport: TransportContext,
+    legacyClientCapabilities: RequestScope['legacyClientCapabilities'],
+  ): RequestScope {
+    const { localization } = this;
     return {
-      serverContext: taskJobServerContext(job, signal),
-      era: job.era,
+      serverContext,
+      era,
       transport,
       readScopes: this.readScopes,
       mintRequestState: this.mintRequestState,
       verifyRequestState: this.verifyRequestState,
-      legacyClientCapabilities: () => (job.era === 'legacy' ? job.clientCapabilities : undefined),
-      ...(this.localization && localeScope(editionOf(this.localization, transport))),
+      legacyClientCapabilities,
+      ...(localization && localeScope(editionOf(localization, transport))),
     };
   }
 
@@ -190,19 +203,9 @@ export class ProtocolServerFactory {
       logging: {},
       ...tasks?.capabilities(era),
     });
-    const scopeOf = (serverContext: ServerContext): RequestScope => {
-      const unitTransport = transportOf(serverContext);
-      return {
-        serverContext,
-        era,
-        transport: unitTransport,
-        readScopes: this.readScopes,
-        mintRequestState: this.mintRequestState,
-        verifyRequestState: this.verifyRequestState,
-        legacyClientCapabilities: () => server.getClientCapabilities(),
-        ...(localization && localeScope(editionOf(localization, unitTransport))),
-      };
-    };
+    const legacyClientCapabilities = () => server.getClientCapabilities();
+    const scopeOf = (serverContext: ServerContext): RequestScope =>
+      this.scopeOf(serverContext, era, transportOf(serverContext), legacyClientCapabilities);
     const { tools, prompts, resources, templates } = this.catalog;
 
     // One page of a list, as this caller may see it; `nextCursor` is left out on the last.

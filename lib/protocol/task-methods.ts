@@ -13,6 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { McpCall } from '../execution/mcp-call.js';
+import { errorMessage } from '../utils/value-checks.util.js';
 import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { McpTask, McpTaskStore } from '../interfaces/mcp-task-store.interface.js';
 import type { PrimitiveRegistry } from '../registry/primitive.registry.js';
@@ -184,10 +185,7 @@ export class TaskMethods {
       const page = await this.store
         .list(owner, { cursor, limit: pageSize })
         .catch((error: unknown) => {
-          throw new ProtocolError(
-            ProtocolErrorCode.InvalidParams,
-            String((error as Error).message ?? error),
-          );
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, errorMessage(error));
         });
       return wire({
         tasks: page.tasks.map(legacyTask),

@@ -53,7 +53,3 @@ export function isConnectionFailure(error: unknown, connection: Redis): boolean 
   if (connection.status !== 'ready') return true;
   return error instanceof Error && CONNECTION_FAILURES.test(error.message);
 }
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

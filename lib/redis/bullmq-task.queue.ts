@@ -2,12 +2,13 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { McpTaskJob, McpTaskQueue } from '../interfaces/mcp-scale-out.interface.js';
+import { errorMessage, positiveInteger } from '../utils/value-checks.util.js';
 import {
   duplicateForCommands,
   duplicateForWorkers,
   isConnectionFailure,
-  messageOf,
 } from './bullmq-connections.js';
+import { RedisUnavailableError } from './redis-unavailable.error.js';
 
 /** Options of {@link BullMqTaskQueue}. */
 export interface BullMqTaskQueueOptions {
@@ -133,7 +134,7 @@ export class BullMqTaskQueue implements McpTaskQueue {
     } catch (error) {
       if (isConnectionFailure(error, this.commandConnection)) {
         // The outage's own error ("connect ECONNREFUSED ...") says more than the command's.
-        throw unavailable(this.lastError ?? messageOf(error));
+        throw new RedisUnavailableError(this.lastError ?? error);
       }
       throw error;
     }
@@ -149,11 +150,11 @@ export class BullMqTaskQueue implements McpTaskQueue {
         await run(job.data);
       } catch (error) {
         this.logger.error(
-          `The task ${job.id} of "${this.name}" failed: ${messageOf(error)}`,
+          `The task ${job.id} of "${this.name}" failed: ${errorMessage(error)}`,
           error instanceof Error ? error.stack : undefined,
         );
         // A fixed wording, so that no error of a method can pass for a lost task.
-        throw new Error(`The task failed: ${messageOf(error)}`, { cause: error });
+        throw new Error(`The task failed: ${errorMessage(error)}`, { cause: error });
       }
     };
     this.worker = new Worker<McpTaskJob, void, string>(this.name, processor, {
@@ -204,7 +205,7 @@ export class BullMqTaskQueue implements McpTaskQueue {
     for (const result of closed) {
       if (result.status === 'rejected') {
         this.logger.warn(
-          `The task queue "${this.name}" did not close cleanly: ${messageOf(result.reason)}`,
+          `The task queue "${this.name}" did not close cleanly: ${errorMessage(result.reason)}`,
         );
       }
     }
@@ -220,14 +221,14 @@ export class BullMqTaskQueue implements McpTaskQueue {
       const outcome = await Promise.race([this.queue.waitUntilReady(), timedOut]);
       if (outcome === 'timeout') {
         // The job is not added: nothing would add it later once Redis comes back.
-        throw unavailable(
+        throw new RedisUnavailableError(
           this.lastError ??
             `no connection within ${this.commandTimeoutMs} ms (${this.commandConnection.status})`,
         );
       }
     } catch (error) {
-      if (error instanceof UnavailableError) throw error;
-      throw unavailable(messageOf(error));
+      if (error instanceof RedisUnavailableError) throw error;
+      throw new RedisUnavailableError(error);
     } finally {
       clearTimeout(timer);
     }
@@ -256,7 +257,7 @@ export class BullMqTaskQueue implements McpTaskQueue {
     try {
       job = await this.queue.getJob(jobId);
     } catch (error) {
-      this.logger.warn(`The lost task ${jobId} could not be read: ${messageOf(error)}`);
+      this.logger.warn(`The lost task ${jobId} could not be read: ${errorMessage(error)}`);
       return;
     }
     if (!job || job.name !== JOB_NAME) return;
@@ -264,7 +265,7 @@ export class BullMqTaskQueue implements McpTaskQueue {
       try {
         listener(job.data, LOST_TASK_REASON);
       } catch (error) {
-        this.logger.error(`A listener of lost tasks failed: ${messageOf(error)}`);
+        this.logger.error(`A listener of lost tasks failed: ${errorMessage(error)}`);
       }
     }
   }
@@ -274,22 +275,11 @@ export class BullMqTaskQueue implements McpTaskQueue {
    * message is enough (the same message again is the same outage).
    */
   private connectionError(source: string, error: unknown): void {
-    const message = messageOf(error);
+    const message = errorMessage(error);
     if (message === this.lastError) return;
     this.lastError = message;
     this.logger.warn(`Redis (task queue "${this.name}", ${source}): ${message}`);
   }
 }
 
-class UnavailableError extends Error {}
-
-function unavailable(detail: string): Error {
-  return new UnavailableError(`Redis is unavailable: ${detail}`);
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`BullMqTaskQueue: ${name} must be a positive integer, not ${value}`);
-  }
-  return value;
-}
+const positive = (name: string, value: number) => positiveInteger('BullMqTaskQueue', name, value);

@@ -1,6 +1,7 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { errorMessage } from '../utils/value-checks.util.js';
 
 /** How one {@link RedisEventLog} reaches Redis and names itself. */
 export interface RedisEventLogOptions {
@@ -53,8 +54,6 @@ function fieldsOf(flat: readonly string[]): Map<string, string> {
   for (let i = 0; i + 1 < flat.length; i += 2) fields.set(flat[i], flat[i + 1]);
   return fields;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * JSON payloads fanned out to every instance through one Redis Stream. A stream rather
@@ -161,7 +160,7 @@ export class RedisEventLog {
     this.reader = reader;
     // Without a listener ioredis prints every failed reconnection attempt to the console.
     reader.on('error', (error: unknown) =>
-      this.logger.debug?.(`Redis stream ${this.key}: ${messageOf(error)}`),
+      this.logger.debug?.(`Redis stream ${this.key}: ${errorMessage(error)}`),
     );
     // ioredis resends the pending read after a reconnection; whether Redis came back empty
     // is checked once that read returns.
@@ -209,7 +208,7 @@ export class RedisEventLog {
         }
       } catch (error) {
         if (this.closed) return;
-        this.lostConnection(messageOf(error));
+        this.lostConnection(errorMessage(error));
         this.recheck = true;
         const pause = new Promise((resolve) => (this.retryTimer = setTimeout(resolve, RETRY_MS)));
         await this.untilStopped(pause);
@@ -255,7 +254,9 @@ export class RedisEventLog {
       if (json === undefined) throw new Error('no field p');
       payload = JSON.parse(json);
     } catch (error) {
-      this.logger.debug?.(`Skipped entry ${id} of Redis stream ${this.key}: ${messageOf(error)}`);
+      this.logger.debug?.(
+        `Skipped entry ${id} of Redis stream ${this.key}: ${errorMessage(error)}`,
+      );
       return;
     }
     for (const listener of this.listeners) {
@@ -263,7 +264,7 @@ export class RedisEventLog {
         listener(payload);
       } catch (error) {
         this.logger.error(
-          `A listener of Redis stream ${this.key} failed on entry ${id}: ${messageOf(error)}`,
+          `A listener of Redis stream ${this.key} failed on entry ${id}: ${errorMessage(error)}`,
           error instanceof Error ? error.stack : undefined,
         );
       }

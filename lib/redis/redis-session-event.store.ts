@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
+import { positiveInteger } from '../utils/value-checks.util.js';
 
 /** Options of {@link RedisSessionEventStore}. */
 export interface RedisSessionEventStoreOptions {
@@ -37,14 +38,8 @@ return seq
 `;
 const STORE_EVENT_SHA = createHash('sha1').update(STORE_EVENT_SCRIPT).digest('hex');
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(
-      `RedisSessionEventStore: ${name} must be a positive integer, not ${value}`,
-    );
-  }
-  return value;
-}
+const positive = (name: string, value: number) =>
+  positiveInteger('RedisSessionEventStore', name, value);
 
 /** The stream of an event id `<streamId>:<seq>`, as the in-memory store reads it. */
 function streamOf(eventId: string): string | undefined {
@@ -72,11 +67,11 @@ export class RedisSessionEventStore implements EventStore {
   constructor(options: RedisSessionEventStoreOptions) {
     this.client = options.client;
     this.keyPrefix = options.keyPrefix;
-    this.maxEventsPerStream = positiveInteger(
+    this.maxEventsPerStream = positive(
       'maxEventsPerStream',
       options.maxEventsPerStream ?? DEFAULT_MAX_EVENTS_PER_STREAM,
     );
-    this.ttlMs = positiveInteger('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
+    this.ttlMs = positive('ttlMs', options.ttlMs ?? DEFAULT_TTL_MS);
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {

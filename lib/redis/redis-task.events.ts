@@ -2,6 +2,7 @@
 // reaches the local subscribers at once (as InMemoryTaskStore delivers it) and is appended
 // for the others; what the others append reaches the local subscribers.
 import { Logger } from '@nestjs/common';
+import { errorMessage } from '../utils/value-checks.util.js';
 import type { McpTaskEvent } from '../interfaces/mcp-task-store.interface.js';
 import { TaskListeners } from '../tasks/task-listeners.js';
 
@@ -56,7 +57,7 @@ export class TaskEventFanOut {
       // instances still read it (tasks/get); only their wake-up is lost, and logged.
       this.logger.error(
         `Could not tell the other instances of "${event.type}" on a task: ` +
-          `${(error as Error)?.message ?? error}`,
+          `${errorMessage(error)}`,
       );
     }
   }

@@ -14,6 +14,7 @@
 // of the integration they need one Redis (or one slot: put a hash tag in keyPrefix).
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RedisUnavailableError } from './redis-unavailable.error.js';
 
 /** A Lua script with its SHA1, run by EVALSHA (EVAL when the server does not know it). */
 export interface TaskScript {
@@ -210,8 +211,7 @@ return sweep(ARGV[2], KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[3])
  */
 export function redisUnavailable(error: unknown): Error {
   if (error instanceof Error && error.name === 'ReplyError') return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new Error(`Redis is unavailable to the MCP task store: ${reason}`, { cause: error });
+  return new RedisUnavailableError(error, 'the MCP task store');
 }
 
 /** Runs a script by its SHA, loading it with EVAL the first time a server sees it. */

@@ -54,14 +54,17 @@ export class PrimitiveBinder {
   /**
    * @param schema The options of the server that publishes the tool: the scan is shared,
    * the form of the argument schema (and so of its check) is each server's own.
+   * @param queued Whether the server runs its tasks on a queue (`tasks.queue`): a task tool
+   * is then also split into its check in the request and its run on a worker.
    */
-  tool(tool: DiscoveredTool, schema: McpSchemaOptions = {}): RegisteredTool {
+  tool(tool: DiscoveredTool, schema: McpSchemaOptions = {}, queued = false): RegisteredTool {
     const variant = schema.nullableOptionals ? tool.withNullableOptionals?.() : undefined;
     const bound = variant ? { ...tool, ...variant } : tool;
     return {
       ...this.published(bound, bound.definition.name),
       ...(tool.aliases && { aliases: tool.aliases }),
-      ...(tool.task && { task: tool.task, queued: this.tools.createQueued(bound) }),
+      ...(tool.task && { task: tool.task }),
+      ...(tool.task && queued && { queued: this.tools.createQueued(bound) }),
       invoke: this.tools.create(bound),
     };
   }

@@ -7,6 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
+import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import {
   assertUnique,
   McpExplorer,
@@ -34,7 +35,11 @@ import { McpCatalog } from '../registry/mcp-catalog.js';
 import { McpNotifier } from '../registry/mcp-notifier.js';
 import { PrimitiveBinder } from '../registry/primitive.binder.js';
 import { ProtocolServerFactory } from '../protocol/protocol-server.factory.js';
-import type { RegisteredResource, RegisteredTemplate } from '../registry/registered-primitives.js';
+import type {
+  RegisteredResource,
+  RegisteredTemplate,
+  RegisteredTool,
+} from '../registry/registered-primitives.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import { namedTool } from '../discovery/tool-name.resolver.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
@@ -96,7 +101,7 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
     const resources = exploredResources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
-        tools: tools.map((tool) => this.binder.tool(tool, this.options.schema)),
+        tools: tools.map((tool) => this.bindTool(tool)),
         prompts: prompts.map((prompt) => this.binder.prompt(prompt)),
         resources: resources.filter((entry): entry is RegisteredResource => !('template' in entry)),
         templates: resources.filter((entry): entry is RegisteredTemplate => 'template' in entry),
@@ -210,7 +215,7 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
   addTool(provider: object, methodName: string, options: McpToolOptions = {}): void {
     const described = this.explorer.describe('tool', provider, methodName, options);
     const tool = namedTool(described, this.options.naming);
-    this.catalog.tools.add(this.binder.tool(tool, this.options.schema));
+    this.catalog.tools.add(this.bindTool(tool));
   }
 
   /** Withdraws a tool (decorated or added); `false` when there was none by that name. */
@@ -307,6 +312,11 @@ export class McpServerHost implements OnModuleInit, OnApplicationShutdown {
   /** @internal The factory of SDK servers, for the transports. */
   get protocolServers(): ProtocolServerFactory {
     return this.ready(this.serverFactory);
+  }
+
+  /** A tool bound to the pipeline as this server runs it (its schema form, its task queue). */
+  private bindTool(tool: DiscoveredTool): RegisteredTool {
+    return this.binder.tool(tool, this.options.schema, this.options.tasks?.queue !== undefined);
   }
 
   /** Adds the manifest resource (the `manifest` option), unless its URI is taken. */

@@ -7,6 +7,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { McpCall, type RequestScope, type TaskBinding } from '../execution/mcp-call.js';
 import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
+import { errorMessage } from '../utils/value-checks.util.js';
 import type { McpTaskJob, McpTaskQueue } from '../interfaces/mcp-scale-out.interface.js';
 import type {
   McpTask,
@@ -37,7 +38,8 @@ interface Run {
   readonly first: McpCall;
   readonly controller: AbortController;
   readonly expiry?: NodeJS.Timeout;
-  readonly trace?: TaskRunTrace;
+  /** Set once the run starts (a queued job is read before it runs). */
+  trace?: TaskRunTrace;
   /** Told when the run ends (a queue's job ends with it). */
   readonly ended?: () => void;
 }
@@ -176,7 +178,7 @@ export class McpTaskRunner {
     try {
       await this.queue!.enqueue(taskJobOf(call, taskId, tool.key, timing));
     } catch (error) {
-      const message = `The task could not be queued (${String((error as Error).message ?? error)}); retry the call.`;
+      const message = `The task could not be queued (${errorMessage(error)}); retry the call.`;
       this.logger.error(`Task ${taskId} of tool "${tool.key}": ${message}`);
       await this.store
         .fail(taskId, { code: ProtocolErrorCode.InternalError, message })
@@ -189,11 +191,10 @@ export class McpTaskRunner {
   /** A job this instance took: the task's method, run until the task ends. */
   private async runJob(job: McpTaskJob, serving: TaskJobServing): Promise<void> {
     const { taskId } = job;
-    const stored = await this.store.get(taskId);
-    // Cancelled or expired before any instance took it: there is nothing to run.
-    if (!stored || isFinal(stored.status) || this.runs.has(taskId)) return;
+    if (this.runs.has(taskId)) return;
     const tool = serving.tool(job.toolName);
     if (!tool?.queued) {
+      // A final task (cancelled before any instance took it) stays as it is.
       await this.store.fail(taskId, {
         code: ProtocolErrorCode.MethodNotFound,
         message: `The tool "${job.toolName}" is not published on the instance that took the task; every instance must publish the same task tools.`,
@@ -217,16 +218,17 @@ export class McpTaskRunner {
       first: call,
       controller,
       expiry: this.expiryOf(taskId, { ttlMs: remaining }, controller),
-      trace: this.telemetry && traceTaskRun(this.telemetry, taskId, tool.key),
       ended,
     };
+    // Registered before the task is read: a cancel from now on aborts the run by its event,
+    // and one that came before shows in what is read.
     this.runs.set(taskId, run);
-    // A cancel that came while the task was read has no event left to abort the run.
-    const current = await this.store.get(taskId);
-    if (!current || isFinal(current.status)) {
-      this.stop(taskId, 'The task was cancelled.');
+    const stored = await this.store.get(taskId);
+    if (!stored || isFinal(stored.status)) {
+      this.stop(taskId, 'The task was cancelled before it ran.');
       return;
     }
+    run.trace = this.telemetry && traceTaskRun(this.telemetry, taskId, tool.key);
     call.taskBinding = this.bindingOf(taskId, controller.signal);
     void settle(run.invoke(call)).then((settled) => this.record(taskId, run, settled));
     await done;

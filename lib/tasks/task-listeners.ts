@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { errorMessage } from '../utils/value-checks.util.js';
 import type { McpTask, McpTaskEvent, NewMcpTask } from '../interfaces/mcp-task-store.interface.js';
 
 type Listener = (event: McpTaskEvent) => void;
@@ -28,7 +29,7 @@ export class TaskListeners {
         listener(structuredClone(event));
       } catch (error) {
         this.logger.error(
-          `A task store listener failed on "${event.type}": ${(error as Error)?.message ?? error}`,
+          `A task store listener failed on "${event.type}": ${errorMessage(error)}`,
           (error as Error)?.stack,
         );
       }

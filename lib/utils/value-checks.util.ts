@@ -11,3 +11,18 @@ export const isNonEmptyString = (value: unknown): value is string =>
  */
 export const sameJson = (a: unknown, b: unknown): boolean =>
   JSON.stringify(a) === JSON.stringify(b);
+
+/** What a thrown value says, whatever was thrown (an `Error`, a string, a rejection reason). */
+export const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/**
+ * `value` when it is a positive whole number; otherwise a `RangeError` naming the class and
+ * its option, for constructor options that no module validator checks.
+ */
+export function positiveInteger(owner: string, name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${owner}: ${name} must be a positive integer, not ${value}`);
+  }
+  return value;
+}

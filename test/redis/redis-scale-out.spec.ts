@@ -70,6 +70,15 @@ describe('RedisScaleOut', () => {
     await peer.close();
   });
 
+  it('shuts down while Redis is away, without waiting for it to come back', async () => {
+    const own = await startRedisServer();
+    const app = await appWith(new RedisScaleOut({ connection: own.url, instanceId: 'leaving' }));
+    await app.init();
+    await own.stop();
+    // Resolves (a hang fails the test by its timeout): nothing waits on the dead connections.
+    await app.close();
+  });
+
   it('refuses an instance id that would not fit in a session id', () => {
     expect(() => new RedisScaleOut({ connection: redis.url, instanceId: 'a.b' })).toThrow(
       "RedisScaleOut: instanceId must be 1 to 64 letters, digits, '_' or '-' (got \"a.b\")",
