@@ -10,6 +10,7 @@ import {
   connectModernTaskClient,
   type LegacyTaskClient,
   type ModernTaskClient,
+  expectWellFormedWires,
 } from '../support/task-clients.js';
 
 /**
@@ -50,10 +51,7 @@ beforeAll(async () => {
 
 // Every answer of every instance has the shape its revision's ext-tasks schemas give.
 afterEach(async () => {
-  for (const client of clients.values()) {
-    await client.wire.settled();
-    expect(client.wire.violations.splice(0)).toEqual([]);
-  }
+  await expectWellFormedWires(clients.values());
 });
 
 afterAll(async () => {
@@ -126,10 +124,7 @@ describe('a task started on a 2025 session on A', () => {
   });
 
   afterEach(async () => {
-    for (const client of [onA, onB]) {
-      await client.wire.settled();
-      expect(client.wire.violations.splice(0)).toEqual([]);
-    }
+    await expectWellFormedWires([onA, onB]);
   });
 
   afterAll(async () => {

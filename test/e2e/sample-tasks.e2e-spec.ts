@@ -10,6 +10,7 @@ import {
   connectModernTaskClient,
   type LegacyTaskClient,
   type ModernTaskClient,
+  expectWellFormedWires,
 } from '../support/task-clients.js';
 import { TASKS_EXTENSION } from '../support/task-wire.js';
 
@@ -60,10 +61,7 @@ describe.each(ADAPTERS)('the sample reindex_catalog as an MCP task on %s', (adap
     });
 
     afterEach(async () => {
-      for (const client of [admin, reader]) {
-        await client.wire.settled();
-        expect(client.wire.violations.splice(0)).toEqual([]);
-      }
+      await expectWellFormedWires([admin, reader]);
     });
 
     afterAll(async () => {
@@ -176,10 +174,7 @@ describe.each(ADAPTERS)('the sample reindex_catalog as an MCP task on %s', (adap
     });
 
     afterEach(async () => {
-      for (const client of [admin, reader]) {
-        await client.wire.settled();
-        expect(client.wire.violations.splice(0)).toEqual([]);
-      }
+      await expectWellFormedWires([admin, reader]);
     });
 
     afterAll(async () => {

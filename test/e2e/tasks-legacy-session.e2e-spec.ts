@@ -8,7 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { TaskGates, tasksAppModule } from '../fixtures/tasks.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { connectLegacyTaskClient, type LegacyTaskClient } from '../support/task-clients.js';
+import {
+  connectLegacyTaskClient,
+  type LegacyTaskClient,
+  expectWellFormedWires,
+} from '../support/task-clients.js';
 
 // Every app of this file logs here; an error no test expects fails that test.
 const logs = captureLogs();
@@ -61,9 +65,8 @@ describe.each(ADAPTERS)(
     });
 
     afterEach(async () => {
-      await alice.wire.settled();
       // Every task object the server sent matched the ext-tasks V1 schemas.
-      expect(alice.wire.violations.splice(0)).toEqual([]);
+      await expectWellFormedWires([alice]);
       for (const notification of notified.splice(0)) {
         const parsed = v1.TaskStatusNotificationV1Schema.safeParse({
           jsonrpc: '2.0',

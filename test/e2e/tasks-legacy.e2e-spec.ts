@@ -3,7 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { NOTE_TTL_MS, SHORT_TTL_MS, TaskGates, tasksAppModule } from '../fixtures/tasks.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { connectLegacyTaskClient, type LegacyTaskClient } from '../support/task-clients.js';
+import {
+  connectLegacyTaskClient,
+  type LegacyTaskClient,
+  expectWellFormedWires,
+} from '../support/task-clients.js';
 import { RELATED_TASK_META } from '../support/task-wire.js';
 
 // Every app of this file logs here; an error no test expects fails that test.
@@ -60,11 +64,8 @@ describe.each(ADAPTERS)('MCP tasks on 2025-11-25, v1 SDK client (%s)', (adapter)
   });
 
   afterEach(async () => {
-    for (const caller of [alice, bob]) {
-      await caller.wire.settled();
-      // Every task object the server sent matched the ext-tasks V1 schemas.
-      expect(caller.wire.violations.splice(0)).toEqual([]);
-    }
+    // Every task object the server sent matched the ext-tasks V1 schemas.
+    await expectWellFormedWires([alice, bob]);
   });
 
   afterAll(async () => {

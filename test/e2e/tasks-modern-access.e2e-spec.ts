@@ -2,7 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { NOTE_TTL_MS, SHORT_TTL_MS, TaskGates, tasksAppModule } from '../fixtures/tasks.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
-import { connectModernTaskClient, type ModernTaskClient } from '../support/task-clients.js';
+import {
+  connectModernTaskClient,
+  type ModernTaskClient,
+  expectWellFormedWires,
+} from '../support/task-clients.js';
 
 // Every app of this file logs here; an error no test expects fails that test.
 const logs = captureLogs();
@@ -45,11 +49,8 @@ describe.each(ADAPTERS)(
     });
 
     afterEach(async () => {
-      for (const caller of [alice, bob, admin]) {
-        await caller.wire.settled();
-        // Every task object the server sent matched the ext-tasks V2 schemas.
-        expect(caller.wire.violations.splice(0)).toEqual([]);
-      }
+      // Every task object the server sent matched the ext-tasks V2 schemas.
+      await expectWellFormedWires([alice, bob, admin]);
     });
 
     afterAll(async () => {
@@ -235,8 +236,7 @@ describe.each(ADAPTERS)('a tasks.owner of its own: 2026-07-28 (%s)', (adapter) =
 
   afterEach(async () => {
     for (const caller of Object.values(callers)) {
-      await caller.wire.settled();
-      expect(caller.wire.violations.splice(0)).toEqual([]);
+      await expectWellFormedWires([caller]);
     }
   });
 

@@ -12,6 +12,7 @@ import { McpServerHost } from '../../lib/index.js';
 import { Jobs, jobsModule } from '../fixtures/redis/jobs.app.js';
 import { callJobs, until } from '../support/jobs-client.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { initializeRequest } from '../transports/stdio/stdio-process.js';
 
 async function startInstance(redis: RedisServer, instanceId: string) {
   const moduleRef = await Test.createTestingModule({
@@ -123,16 +124,7 @@ describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
         'Content-Type': 'application/json',
         Authorization: 'Bearer ok',
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
+      body: JSON.stringify(initializeRequest(1)),
     });
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();

@@ -10,6 +10,7 @@ import { McpServerHost } from '../../lib/index.js';
 import { Jobs, JOBS_TOKEN, jobsModule } from '../fixtures/redis/jobs.app.js';
 import { until } from '../support/jobs-client.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { initializeRequest } from '../transports/stdio/stdio-process.js';
 
 const HEADERS = {
   Accept: 'application/json, text/event-stream',
@@ -71,16 +72,7 @@ describe('the events of a 2025 session in Redis (scaleOut)', () => {
     const init = await fetch(url, {
       method: 'POST',
       headers: { ...HEADERS, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'resumer', version: '1' },
-        },
-      }),
+      body: JSON.stringify(initializeRequest(1)),
     });
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();

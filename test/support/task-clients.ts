@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -238,4 +239,15 @@ export async function connectLegacyTaskClient(
       post(url, { method, params }, { ...headers, 'MCP-Protocol-Version': LEGACY_VERSION }, wire),
     close: () => client.close(),
   };
+}
+
+/** Every answer these clients got had the shape its revision's ext-tasks schemas give. */
+export async function expectWellFormedWires(
+  clients: Iterable<{ readonly wire: WireLog } | undefined>,
+): Promise<void> {
+  for (const client of clients) {
+    if (!client) continue;
+    await client.wire.settled();
+    expect(client.wire.violations.splice(0)).toEqual([]);
+  }
 }
