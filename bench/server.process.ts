@@ -43,7 +43,10 @@ async function appModuleOf(of: ServerSpec): Promise<LoadedApp> {
         module: createMcpAppModule({
           tools: of.tools,
           mcp: of.mcp ?? true,
-          telemetry: of.telemetry !== 'http-off',
+          // `floor` setups instrument the app by hand instead (apps/telemetry.setup.ts).
+          telemetry:
+            of.telemetry === undefined ||
+            !['http-off', 'floor', 'floor-node'].includes(of.telemetry),
           ...(of.leanPath !== undefined && { leanPath: of.leanPath }),
           ...(of.i18n && { i18n: (await import('./apps/i18n.setup.js')).benchI18n(of.tools) }),
         }),
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const listening = performance.now();
   const server = app.getHttpServer() as Server;
+  telemetry.instrument?.(server);
 
   let requests = 0;
   server.on('request', () => {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TelemetryReading, TelemetrySetup } from '../support/ipc.js';
 
 // What an app does in its `tracing.ts`, before it creates the Nest app: the telemetry
@@ -16,6 +17,8 @@ type Exported = Omit<TelemetryReading, 'httpRequests'>;
 export interface TelemetryHandle {
   reading(): Promise<Exported>;
   shutdown(): Promise<void>;
+  /** `floor` and `floor-node`: instruments the app's HTTP server by hand, once it listens. */
+  instrument?(server: Server): void;
 }
 
 const apiResolvable = () =>
@@ -47,7 +50,7 @@ export async function setUpTelemetry(setup: TelemetrySetup | undefined): Promise
 }
 
 async function setUpSdk(
-  setup: 'basic' | 'sdk' | 'traces' | 'http' | 'http-off',
+  setup: 'basic' | 'sdk' | 'traces' | 'http' | 'http-off' | 'floor' | 'floor-node',
 ): Promise<TelemetryHandle> {
   const api = await import('@opentelemetry/api');
   const { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } =
@@ -63,7 +66,7 @@ async function setUpSdk(
   // The SDK's defaults (a batch of up to 512 spans, sent every 5 s or when full).
   const spanProcessors = [new BatchSpanProcessor(spanExporter)];
   let tracerProvider: { forceFlush(): Promise<void>; shutdown(): Promise<void> };
-  if (setup !== 'basic') {
+  if (setup !== 'basic' && setup !== 'floor') {
     const { NodeTracerProvider } = await import('@opentelemetry/sdk-trace-node');
     const provider = new NodeTracerProvider({ spanProcessors });
     // What NodeSDK does: the AsyncLocalStorage context manager and the W3C propagators.
@@ -120,6 +123,9 @@ async function setUpSdk(
   timer.unref();
 
   return {
+    ...((setup === 'floor' || setup === 'floor-node') && {
+      instrument: (server: Server) => instrumentByHand(server, api),
+    }),
     async reading() {
       await tracerProvider.forceFlush();
       await meterProvider?.forceFlush();
@@ -138,4 +144,60 @@ async function setUpSdk(
       await meterProvider?.shutdown();
     },
   };
+}
+
+/**
+ * `floor` and `floor-node`: the least an instrumentation can do to emit what the
+ * conventions ask of the bench's request, with the library's telemetry off: per HTTP
+ * request, one SERVER span with the attributes the library gives it (known in advance: one
+ * tool, one wire, so no body is read and nothing is looked up), the request served in the
+ * span's context (as the HTTP instrumentation serves it: what the app starts is a child),
+ * and one measurement of the duration histogram with the metric's attributes. What this
+ * costs over no OpenTelemetry is the SDK's own price for one span and one measurement
+ * (and, with `NodeTracerProvider`, for its AsyncLocalStorage context), which no
+ * instrumentation of the request avoids.
+ */
+function instrumentByHand(server: Server, api: typeof import('@opentelemetry/api')): void {
+  const tracer = api.trace.getTracer('bench-floor');
+  const histogram = api.metrics
+    .getMeter('bench-floor')
+    .createHistogram(OPERATION_DURATION, { unit: 's' });
+  const shared = {
+    'mcp.method.name': 'tools/call',
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': 'add_numbers',
+    'mcp.protocol.version': '2026-07-28',
+    'network.transport': 'tcp',
+    'network.protocol.name': 'http',
+    'network.protocol.version': '1.1',
+  };
+  type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+  const listeners = server.listeners('request') as Listener[];
+  server.removeAllListeners('request');
+  const serve = (request: IncomingMessage, response: ServerResponse) => {
+    for (const listener of listeners) listener.call(server, request, response);
+  };
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const startedAt = performance.now();
+    const span = tracer.startSpan('tools/call add_numbers', {
+      kind: api.SpanKind.SERVER,
+      attributes: {
+        ...shared,
+        'jsonrpc.request.id': '1',
+        'client.address': request.socket.remoteAddress,
+        'client.port': request.socket.remotePort,
+      },
+    });
+    response.once('finish', () => {
+      span.end();
+      histogram.record((performance.now() - startedAt) / 1000, { ...shared });
+    });
+    api.context.with(
+      api.trace.setSpan(api.context.active(), span),
+      serve,
+      undefined,
+      request,
+      response,
+    );
+  });
 }

@@ -6,10 +6,14 @@
  * registered (AsyncLocalStorage context manager, W3C propagators) and a `MeterProvider`;
  * `traces`: the same `NodeTracerProvider` and no `MeterProvider` (tracing only);
  * `http`: `sdk` with the HTTP instrumentation (a span per HTTP request, as NodeSDK apps
- * have), and `http-off` the same with the library's `telemetry: false`. The providers
+ * have), and `http-off` the same with the library's `telemetry: false`; `floor` and
+ * `floor-node`: `basic` and `sdk` with the library's `telemetry: false` and, instead, the
+ * least any instrumentation does to emit the conventions' span and measurement
+ * (apps/telemetry.setup.ts). The providers
  * export through the SDK's in-memory exporters, emptied every second.
  */
-export type TelemetrySetup = 'absent' | 'api' | 'basic' | 'sdk' | 'traces' | 'http' | 'http-off';
+export type TelemetrySetup =
+  'absent' | 'api' | 'basic' | 'sdk' | 'traces' | 'http' | 'http-off' | 'floor' | 'floor-node';
 
 /** What a bench server process serves. */
 export type ServerSpec =

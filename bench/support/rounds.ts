@@ -52,3 +52,65 @@ export async function measureRounds(
   }
   return samples;
 }
+
+/** A variant measured in the same windows as the one it is compared with. */
+export interface MeasuredPair {
+  of: MeasuredVariant;
+  to: MeasuredVariant;
+}
+
+/** The windows of one pair: `of[i]` and `to[i]` were measured at the same time. */
+export interface PairedSamples {
+  of: RoundSample[];
+  to: RoundSample[];
+}
+
+/**
+ * Rounds of pairs, for ratios of a few percent on a shared machine: the two servers of a
+ * pair are loaded at the same time (half the connections each) and their CPU read over
+ * the same window, so that whatever else the machine does in that window weighs on both.
+ * Each round takes the pairs in turn, one pair later each round. Keyed by `of.id`.
+ */
+export async function measurePairedRounds(
+  pairs: readonly MeasuredPair[],
+  mode: Pick<BenchMode, 'rounds' | 'primeS' | 'warmupS' | 'durationS' | 'connections'>,
+): Promise<Map<string, PairedSamples>> {
+  const connections = Math.max(1, Math.floor(mode.connections / 2));
+  const together = (variants: MeasuredVariant[], durationS: number) =>
+    Promise.all(
+      variants.map((variant) =>
+        runLoad(variant.server.url, variant.request, { durationS, connections }),
+      ),
+    );
+  log('warming every pair up');
+  for (const { of, to } of pairs) await together([of, to], mode.primeS);
+  const samples = new Map<string, PairedSamples>(
+    pairs.map(({ of }) => [of.id, { of: [], to: [] }]),
+  );
+  for (let round = 1; round <= mode.rounds; round += 1) {
+    log(`round ${round}/${mode.rounds}`);
+    const offset = (round - 1) % pairs.length;
+    for (const { of, to } of [...pairs.slice(offset), ...pairs.slice(0, offset)]) {
+      await together([of, to], mode.warmupS);
+      await Promise.all([of.server.cpuStart(), to.server.cpuStart()]);
+      const loads = await together([of, to], mode.durationS);
+      const cpus = await Promise.all([of.server.cpuStop(), to.server.cpuStop()]);
+      const [ofSample, toSample] = loads.map((load, index): RoundSample => {
+        const cpu = cpus[index]!;
+        const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
+        return { ...load, cpuMsPerRequest, serverRequests: cpu.requests };
+      }) as [RoundSample, RoundSample];
+      const pair = samples.get(of.id)!;
+      pair.of.push(ofSample);
+      pair.to.push(toSample);
+      const failed = [ofSample, toSample].reduce((n, l) => n + l.non2xx + l.errors + l.timeouts, 0);
+      log(
+        `  ${of.label.padEnd(40)} ${ofSample.cpuMsPerRequest.toFixed(3)} CPU ms/req, ` +
+          `${to.id} ${toSample.cpuMsPerRequest.toFixed(3)}: ` +
+          `${(ofSample.cpuMsPerRequest / toSample.cpuMsPerRequest).toFixed(3)}` +
+          (failed > 0 ? `  (${failed} failed requests)` : ''),
+      );
+    }
+  }
+  return samples;
+}

@@ -1,6 +1,7 @@
 import { TELEMETRY_EXPERIMENT } from '../bench.config.js';
 import type { TelemetryReading, TelemetrySetup } from './ipc.js';
-import type { Target, VariantReport } from './report.js';
+import type { RoundSample, Target, VariantReport } from './report.js';
+import type { PairedSamples } from './rounds.js';
 import { median, round } from './stats.js';
 
 /** The telemetry experiment's variants (g): one server each, `tools/call` on the 2026 wire. */
@@ -33,6 +34,18 @@ export const TELEMETRY_SETUPS: ReadonlyArray<{
     aloneOnly: true,
   },
   { setup: 'http', id: 'g-http', label: '(g) call, + HTTP instrumentation', aloneOnly: true },
+  {
+    setup: 'floor',
+    id: 'g-floor',
+    label: '(g) call, Basic, by hand, library off',
+    aloneOnly: true,
+  },
+  {
+    setup: 'floor-node',
+    id: 'g-floor-node',
+    label: '(g) call, Node, by hand, library off',
+    aloneOnly: true,
+  },
 ];
 
 export interface TelemetryComparison {
@@ -40,8 +53,12 @@ export interface TelemetryComparison {
   to: string;
   /** CPU ms per request of `of` ÷ that of `to`, both medians across rounds. */
   cpuPerRequest: number;
-  /** The median of the same ratio taken round by round (each pair measured seconds apart). */
+  /**
+   * The median of the same ratio taken round by round: each pair measured seconds apart,
+   * or, with `--only telemetry`, at the same time (`sameWindow`).
+   */
   cpuPerRequestPaired: number;
+  sameWindow: boolean;
   /** requests/s of `of` ÷ that of `to`, for information. */
   requestsPerSecond: number;
 }
@@ -55,19 +72,28 @@ export interface TelemetrySection {
   targets: Target[];
 }
 
-function compare(variants: VariantReport[], of: string, to: string): TelemetryComparison {
-  const find = (id: string) => variants.find((variant) => variant.id === id)!;
-  const a = find(of);
-  const b = find(to);
-  const paired = a.rounds.map(
-    (sample, index) => sample.cpuMsPerRequest / b.rounds[index]!.cpuMsPerRequest,
+const cpu = (rounds: RoundSample[]) => median(rounds.map((r) => r.cpuMsPerRequest));
+const rps = (rounds: RoundSample[]) => median(rounds.map((r) => r.requestsPerSecond));
+
+function compare(
+  variants: VariantReport[],
+  of: string,
+  to: string,
+  windows?: PairedSamples,
+): TelemetryComparison {
+  const find = (id: string) => variants.find((variant) => variant.id === id)!.rounds;
+  const ofRounds: RoundSample[] = windows?.of ?? find(of);
+  const toRounds: RoundSample[] = windows?.to ?? find(to);
+  const paired = ofRounds.map(
+    (sample, index) => sample.cpuMsPerRequest / toRounds[index]!.cpuMsPerRequest,
   );
   return {
     of,
     to,
-    cpuPerRequest: round(a.median.cpuMsPerRequest / b.median.cpuMsPerRequest),
+    cpuPerRequest: round(cpu(ofRounds) / cpu(toRounds)),
     cpuPerRequestPaired: round(median(paired)),
-    requestsPerSecond: round(a.median.requestsPerSecond / b.median.requestsPerSecond),
+    sameWindow: windows !== undefined,
+    requestsPerSecond: round(rps(ofRounds) / rps(toRounds)),
   };
 }
 
@@ -85,19 +111,29 @@ const BASELINE: Record<TelemetrySetup, { of: string; threshold?: number } | unde
   // The app's own instrumentation, not the library's: for information.
   'http-off': { of: 'g-absent' },
   http: { of: 'g-http-off', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  // The SDK's own price for one span and one measurement: for information.
+  floor: { of: 'g-absent' },
+  'floor-node': { of: 'g-absent' },
 };
 
 const labelOf = (id: string) => TELEMETRY_SETUPS.find((setup) => setup.id === id)!.label;
+
+/** The variant id a setup's variant is compared with (`undefined`: it is a baseline only). */
+export function telemetryBaselineOf(id: string): string | undefined {
+  const setup = TELEMETRY_SETUPS.find((entry) => entry.id === id)!.setup;
+  return BASELINE[setup]?.of;
+}
 
 /** Ratios of each setup to its baseline, and the issue's targets. */
 export function evaluateTelemetry(
   variants: VariantReport[],
   readings: Record<string, TelemetryReading>,
+  windows?: Map<string, PairedSamples>,
 ): TelemetrySection {
   const present = TELEMETRY_SETUPS.filter((setup) => variants.some((v) => v.id === setup.id));
   const comparisons = present.flatMap((setup) => {
     const baseline = BASELINE[setup.setup];
-    return baseline ? [compare(variants, setup.id, baseline.of)] : [];
+    return baseline ? [compare(variants, setup.id, baseline.of, windows?.get(setup.id))] : [];
   });
   const active = present.some(
     (setup) => ['sdk', 'basic', 'traces'].includes(setup.setup) && readings[setup.id]!.spans > 0,
@@ -107,9 +143,13 @@ export function evaluateTelemetry(
     const setup = present.find((entry) => entry.id === comparison.of)!.setup;
     const threshold = BASELINE[setup]?.threshold;
     if (threshold === undefined) return [];
+    // Same-window pairs judge on the median of their ratios: the machine weighed on both.
+    const value = comparison.sameWindow ? comparison.cpuPerRequestPaired : comparison.cpuPerRequest;
     const notes = [
       active
-        ? `round by round: ${comparison.cpuPerRequestPaired.toFixed(3)}`
+        ? comparison.sameWindow
+          ? `ratio of medians: ${comparison.cpuPerRequest.toFixed(3)}`
+          : `round by round: ${comparison.cpuPerRequestPaired.toFixed(3)}`
         : 'the library emitted no span: nothing new measured',
       ...(rounds < TELEMETRY_EXPERIMENT.rounds
         ? [`${rounds} rounds: judge with --only telemetry`]
@@ -119,11 +159,11 @@ export function evaluateTelemetry(
       {
         id: `telemetry-${setup}`,
         description: `${labelOf(comparison.of).slice(4)} <= ${threshold} x ${labelOf(comparison.to).slice(10)}`,
-        value: comparison.cpuPerRequest,
+        value,
         comparison: '<=',
         threshold,
         unit: 'x (CPU)',
-        pass: comparison.cpuPerRequest <= threshold,
+        pass: value <= threshold,
         requestsPerSecondValue: comparison.requestsPerSecond,
         note: notes.join('; '),
       },
@@ -163,8 +203,24 @@ export function telemetryLines(section: TelemetrySection): string[] {
         `${comparison.cpuPerRequestPaired.toFixed(3).padStart(15)} ${comparison.requestsPerSecond.toFixed(2).padStart(7)}`,
     );
   }
+  const sameWindow = section.comparisons.some((comparison) => comparison.sameWindow);
   lines.push(
-    '  (CPU/req above 1: the setup costs more per request than the one it is compared to)',
+    '  (CPU/req above 1: the setup costs more per request than the one it is compared to' +
+      (sameWindow ? '; round by round: each pair loaded at the same time)' : ')'),
   );
+  // What the library adds beyond the SDK's own price, with each tracer provider.
+  const toAbsent = (id: string) =>
+    section.comparisons.find((c) => c.of === id && c.to === 'g-absent')?.cpuPerRequestPaired;
+  for (const [library, floor, provider] of [
+    ['g-basic', 'g-floor', 'BasicTracerProvider'],
+    ['g-sdk', 'g-floor-node', 'NodeTracerProvider'],
+  ] as const) {
+    const [ours, least] = [toAbsent(library), toAbsent(floor)];
+    if (ours === undefined || least === undefined) continue;
+    lines.push(
+      `  the library over the hand-made floor, ${provider}: ${round(ours / least).toFixed(3)}` +
+        ` (round-by-round ratios to no OpenTelemetry ${ours.toFixed(3)} / ${least.toFixed(3)})`,
+    );
+  }
   return lines;
 }
