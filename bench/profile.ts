@@ -72,6 +72,17 @@ const RUNS: ProfileRun[] = [
     spec: { kind: 'mcp', tools: 1, telemetry: 'sdk' },
     request: callRequest('modern'),
   },
+  // The hand-made floors of (g): the SDK's price for one span and one measurement.
+  {
+    name: 'telemetry-floor-call-2026',
+    spec: { kind: 'mcp', tools: 1, telemetry: 'floor' },
+    request: callRequest('modern'),
+  },
+  {
+    name: 'telemetry-floor-node-call-2026',
+    spec: { kind: 'mcp', tools: 1, telemetry: 'floor-node' },
+    request: callRequest('modern'),
+  },
   {
     name: 'bootstrap-1000-tools',
     spec: { kind: 'mcp', tools: 1000 },

@@ -59,6 +59,9 @@ export interface MeasuredPair {
   to: MeasuredVariant;
 }
 
+/** The key of a pair's samples in what `measurePairedRounds` returns. */
+export const pairKey = (of: string, to: string) => `${of} / ${to}`;
+
 /** The windows of one pair: `of[i]` and `to[i]` were measured at the same time. */
 export interface PairedSamples {
   of: RoundSample[];
@@ -69,7 +72,8 @@ export interface PairedSamples {
  * Rounds of pairs, for ratios of a few percent on a shared machine: the two servers of a
  * pair are loaded at the same time (half the connections each) and their CPU read over
  * the same window, so that whatever else the machine does in that window weighs on both.
- * Each round takes the pairs in turn, one pair later each round. Keyed by `of.id`.
+ * Each round takes the pairs in turn, one pair later each round. Keyed by
+ * `pairKey(of.id, to.id)`.
  */
 export async function measurePairedRounds(
   pairs: readonly MeasuredPair[],
@@ -85,12 +89,13 @@ export async function measurePairedRounds(
   log('warming every pair up');
   for (const { of, to } of pairs) await together([of, to], mode.primeS);
   const samples = new Map<string, PairedSamples>(
-    pairs.map(({ of }) => [of.id, { of: [], to: [] }]),
+    pairs.map(({ of, to }) => [pairKey(of.id, to.id), { of: [], to: [] }]),
   );
   for (let round = 1; round <= mode.rounds; round += 1) {
     log(`round ${round}/${mode.rounds}`);
     const offset = (round - 1) % pairs.length;
-    for (const { of, to } of [...pairs.slice(offset), ...pairs.slice(0, offset)]) {
+    for (const pair of [...pairs.slice(offset), ...pairs.slice(0, offset)]) {
+      const { of, to } = pair;
       await together([of, to], mode.warmupS);
       await Promise.all([of.server.cpuStart(), to.server.cpuStart()]);
       const loads = await together([of, to], mode.durationS);
@@ -100,12 +105,14 @@ export async function measurePairedRounds(
         const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
         return { ...load, cpuMsPerRequest, serverRequests: cpu.requests };
       }) as [RoundSample, RoundSample];
-      const pair = samples.get(of.id)!;
-      pair.of.push(ofSample);
-      pair.to.push(toSample);
+      const measured = samples.get(pairKey(pair.of.id, pair.to.id))!;
+      measured.of.push(ofSample);
+      measured.to.push(toSample);
       const failed = [ofSample, toSample].reduce((n, l) => n + l.non2xx + l.errors + l.timeouts, 0);
       log(
-        `  ${of.label.padEnd(40)} ${ofSample.cpuMsPerRequest.toFixed(3)} CPU ms/req, ` +
+        `  ${of.label.padEnd(40)} ${ofSample.requestsPerSecond.toFixed(0)} and ` +
+          `${toSample.requestsPerSecond.toFixed(0)} req/s, ` +
+          `${ofSample.cpuMsPerRequest.toFixed(3)} CPU ms/req, ` +
           `${to.id} ${toSample.cpuMsPerRequest.toFixed(3)}: ` +
           `${(ofSample.cpuMsPerRequest / toSample.cpuMsPerRequest).toFixed(3)}` +
           (failed > 0 ? `  (${failed} failed requests)` : ''),

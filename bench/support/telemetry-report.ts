@@ -1,7 +1,7 @@
 import { TELEMETRY_EXPERIMENT } from '../bench.config.js';
 import type { TelemetryReading, TelemetrySetup } from './ipc.js';
 import type { RoundSample, Target, VariantReport } from './report.js';
-import type { PairedSamples } from './rounds.js';
+import { pairKey, type PairedSamples } from './rounds.js';
 import { median, round } from './stats.js';
 
 /** The telemetry experiment's variants (g): one server each, `tools/call` on the 2026 wire. */
@@ -98,31 +98,32 @@ function compare(
 }
 
 /**
- * What each setup is compared with: the same app with no OpenTelemetry, except the
- * instrumented app, whose library telemetry is compared with the same app with
- * `telemetry: false` (what the library adds to an app that has the SDK anyway).
+ * What each setup is compared with, in its own pair of servers: the same app with no
+ * OpenTelemetry; the instrumented app's library telemetry with the same app with
+ * `telemetry: false` (what the library adds to an app that has the SDK anyway); and the
+ * library's setups with the hand-made floor of the same tracer provider (what the library
+ * adds beyond the SDK's own price). Those without a threshold are for information.
  */
-const BASELINE: Record<TelemetrySetup, { of: string; threshold?: number } | undefined> = {
-  absent: undefined,
-  api: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.api },
-  basic: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
-  sdk: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
-  traces: { of: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
-  // The app's own instrumentation, not the library's: for information.
-  'http-off': { of: 'g-absent' },
-  http: { of: 'g-http-off', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
-  // The SDK's own price for one span and one measurement: for information.
-  floor: { of: 'g-absent' },
-  'floor-node': { of: 'g-absent' },
-};
+export const TELEMETRY_COMPARISONS: ReadonlyArray<{
+  of: string;
+  to: string;
+  threshold?: number;
+}> = [
+  { of: 'g-api', to: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.api },
+  { of: 'g-basic', to: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  { of: 'g-sdk', to: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  { of: 'g-traces', to: 'g-absent', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  // The app's own instrumentation, not the library's.
+  { of: 'g-http-off', to: 'g-absent' },
+  { of: 'g-http', to: 'g-http-off', threshold: TELEMETRY_EXPERIMENT.maxCpuRatio.sdk },
+  // The SDK's own price for one span and one measurement, and the library beyond it.
+  { of: 'g-floor', to: 'g-absent' },
+  { of: 'g-floor-node', to: 'g-absent' },
+  { of: 'g-basic', to: 'g-floor' },
+  { of: 'g-sdk', to: 'g-floor-node' },
+];
 
 const labelOf = (id: string) => TELEMETRY_SETUPS.find((setup) => setup.id === id)!.label;
-
-/** The variant id a setup's variant is compared with (`undefined`: it is a baseline only). */
-export function telemetryBaselineOf(id: string): string | undefined {
-  const setup = TELEMETRY_SETUPS.find((entry) => entry.id === id)!.setup;
-  return BASELINE[setup]?.of;
-}
 
 /** Ratios of each setup to its baseline, and the issue's targets. */
 export function evaluateTelemetry(
@@ -131,17 +132,17 @@ export function evaluateTelemetry(
   windows?: Map<string, PairedSamples>,
 ): TelemetrySection {
   const present = TELEMETRY_SETUPS.filter((setup) => variants.some((v) => v.id === setup.id));
-  const comparisons = present.flatMap((setup) => {
-    const baseline = BASELINE[setup.setup];
-    return baseline ? [compare(variants, setup.id, baseline.of, windows?.get(setup.id))] : [];
-  });
+  const has = (id: string) => present.some((setup) => setup.id === id);
+  const chosen = TELEMETRY_COMPARISONS.filter(({ of, to }) => has(of) && has(to));
+  const comparisons = chosen.map(({ of, to }) =>
+    compare(variants, of, to, windows?.get(pairKey(of, to))),
+  );
   const active = present.some(
     (setup) => ['sdk', 'basic', 'traces'].includes(setup.setup) && readings[setup.id]!.spans > 0,
   );
   const rounds = variants[0]?.rounds.length ?? 0;
-  const targets: Target[] = comparisons.flatMap((comparison): Target[] => {
-    const setup = present.find((entry) => entry.id === comparison.of)!.setup;
-    const threshold = BASELINE[setup]?.threshold;
+  const targets: Target[] = comparisons.flatMap((comparison, index): Target[] => {
+    const { threshold } = chosen[index]!;
     if (threshold === undefined) return [];
     // Same-window pairs judge on the median of their ratios: the machine weighed on both.
     const value = comparison.sameWindow ? comparison.cpuPerRequestPaired : comparison.cpuPerRequest;
@@ -155,6 +156,7 @@ export function evaluateTelemetry(
         ? [`${rounds} rounds: judge with --only telemetry`]
         : []),
     ];
+    const setup = present.find((entry) => entry.id === comparison.of)!.setup;
     return [
       {
         id: `telemetry-${setup}`,
@@ -194,11 +196,11 @@ export function telemetryLines(section: TelemetrySection): string[] {
     );
   lines.push(
     '',
-    'telemetry ratios                                   to       CPU/req  round by round   req/s',
+    'telemetry ratios                                   to         CPU/req  round by round   req/s',
   );
   for (const comparison of section.comparisons) {
     lines.push(
-      `  ${labelOf(comparison.of).padEnd(40)} ${comparison.to.padEnd(10)} ` +
+      `  ${labelOf(comparison.of).padEnd(40)} ${comparison.to.padEnd(12)} ` +
         `${comparison.cpuPerRequest.toFixed(3).padStart(7)} ` +
         `${comparison.cpuPerRequestPaired.toFixed(3).padStart(15)} ${comparison.requestsPerSecond.toFixed(2).padStart(7)}`,
     );
@@ -208,19 +210,5 @@ export function telemetryLines(section: TelemetrySection): string[] {
     '  (CPU/req above 1: the setup costs more per request than the one it is compared to' +
       (sameWindow ? '; round by round: each pair loaded at the same time)' : ')'),
   );
-  // What the library adds beyond the SDK's own price, with each tracer provider.
-  const toAbsent = (id: string) =>
-    section.comparisons.find((c) => c.of === id && c.to === 'g-absent')?.cpuPerRequestPaired;
-  for (const [library, floor, provider] of [
-    ['g-basic', 'g-floor', 'BasicTracerProvider'],
-    ['g-sdk', 'g-floor-node', 'NodeTracerProvider'],
-  ] as const) {
-    const [ours, least] = [toAbsent(library), toAbsent(floor)];
-    if (ours === undefined || least === undefined) continue;
-    lines.push(
-      `  the library over the hand-made floor, ${provider}: ${round(ours / least).toFixed(3)}` +
-        ` (round-by-round ratios to no OpenTelemetry ${ours.toFixed(3)} / ${least.toFixed(3)})`,
-    );
-  }
   return lines;
 }
