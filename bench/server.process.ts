@@ -14,6 +14,7 @@ import type {
   ServerSpec,
 } from './support/ipc.js';
 import { setUpTelemetry } from './apps/telemetry.setup.js';
+import { AllocationSampler } from './support/allocation-sampler.js';
 
 // A bench server: one variant in a process of its own, so that the CPU time it reports
 // (`process.cpuUsage()`) is the server's alone. Driven over IPC by bench/run.ts.
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
   });
 
   let window: { cpu: NodeJS.CpuUsage; requests: number; at: number } | undefined;
+  const sampler = new AllocationSampler();
+  let allocationsFrom = 0;
   process.on('message', async (message: ServerCommand) => {
     try {
       switch (message.command) {
@@ -114,6 +117,18 @@ async function main(): Promise<void> {
           send({ id: message.id, ok: true, cpu });
           break;
         }
+        case 'alloc-start':
+          allocationsFrom = requests;
+          await sampler.start();
+          send({ id: message.id, ok: true });
+          break;
+        case 'alloc-stop':
+          send({
+            id: message.id,
+            ok: true,
+            allocations: await sampler.stop(requests - allocationsFrom),
+          });
+          break;
         case 'memory':
           send({ id: message.id, ok: true, memory: await memory() });
           break;

@@ -35,6 +35,8 @@ export type ServerSpec =
 /** A command from the bench runner to a server process. */
 export type ServerCommand =
   | { id: number; command: 'cpu-start' }
+  | { id: number; command: 'alloc-start' }
+  | { id: number; command: 'alloc-stop' }
   | { id: number; command: 'cpu-stop' }
   | { id: number; command: 'memory' }
   | { id: number; command: 'telemetry' }
@@ -48,6 +50,18 @@ export interface ReadyMessage {
   bootMs: number;
   /** Milliseconds from process start (`performance.timeOrigin`) to the same point. */
   sinceProcessStartMs: number;
+}
+
+/**
+ * Bytes allocated between `alloc-start` and `alloc-stop`, by V8's sampling heap profiler
+ * (garbage included), summed per group of the allocating function's file.
+ */
+export interface AllocationReading {
+  /** HTTP requests the server received in that window. */
+  requests: number;
+  bytesByGroup: Record<string, number>;
+  /** The functions that allocated most, with their bytes (`name file:line`). */
+  top: Array<[string, number]>;
 }
 
 /** CPU time the server process used between `cpu-start` and `cpu-stop`. */
@@ -92,5 +106,6 @@ export type ServerReply =
       cpu?: CpuReading;
       memory?: MemoryReading;
       telemetry?: TelemetryReading;
+      allocations?: AllocationReading;
     }
   | { id: number; ok: false; error: string };

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type {
+  AllocationReading,
   CpuReading,
   MemoryReading,
   ReadyMessage,
@@ -78,6 +79,14 @@ export class ServerHandle {
 
   async cpuStop(): Promise<CpuReading> {
     return (await this.command('cpu-stop')).cpu!;
+  }
+
+  async allocationsStart(): Promise<void> {
+    await this.command('alloc-start');
+  }
+
+  async allocationsStop(): Promise<AllocationReading> {
+    return (await this.command('alloc-stop')).allocations!;
   }
 
   async memory(): Promise<MemoryReading> {
