@@ -29,14 +29,16 @@ async function measure(setup: TelemetrySetup, calls: number): Promise<Allocation
   }
 }
 
+/** KiB per request of a reading, as a table cell. */
+const perRequest = (reading: AllocationReading, bytes: number) =>
+  (bytes / Math.max(1, reading.requests) / 1024).toFixed(2).padStart(12);
+
 async function main(): Promise<void> {
   const setups = (argument('--setups')?.split(',') as TelemetrySetup[]) ?? DEFAULT_SETUPS;
   const calls = Number(argument('--calls') ?? 20_000);
   const readings = new Map<TelemetrySetup, AllocationReading>();
   for (const setup of setups) readings.set(setup, await measure(setup, calls));
   const groups = [...new Set([...readings.values()].flatMap((r) => Object.keys(r.bytesByGroup)))];
-  const perRequest = (reading: AllocationReading, bytes: number) =>
-    (bytes / Math.max(1, reading.requests) / 1024).toFixed(2).padStart(12);
   console.log(`KiB allocated per request, ${calls} calls each`);
   console.log(`${''.padEnd(28)}${setups.map((setup) => setup.padStart(12)).join('')}`);
   for (const group of [...groups, 'all']) {

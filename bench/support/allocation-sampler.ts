@@ -11,6 +11,7 @@ interface ProfileNode {
 /** Where an allocation's file belongs, for the per-request summary. */
 function groupOf(url: string): string {
   if (url.includes('/@opentelemetry/')) return 'OpenTelemetry API and SDK';
+  if (url.includes('/dist-bench/')) return 'bench app (and floors)';
   if (url.includes('/dist/telemetry/')) return 'nestjs-mcp telemetry';
   if (url.includes('/dist/')) return 'nestjs-mcp (rest)';
   if (url.includes('/@modelcontextprotocol/') || url.includes('/zod/')) return 'MCP SDK and zod';
@@ -60,7 +61,7 @@ export class AllocationSampler {
       for (const child of node.children) visit(child);
     };
     visit(profile.head);
-    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25);
+    const top = [...byFunction].toSorted((a, b) => b[1] - a[1]).slice(0, 25);
     return { requests, bytesByGroup, top };
   }
 }

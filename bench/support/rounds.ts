@@ -53,10 +53,18 @@ export async function measureRounds(
   return samples;
 }
 
-/** A variant measured in the same windows as the one it is compared with. */
+/** One side of a pair: how to start a fresh server for it, and what it is sent. */
+export interface PairSide {
+  id: string;
+  label: string;
+  request: WireRequest;
+  start(): Promise<ServerHandle>;
+}
+
+/** A setup measured in the same windows as the one it is compared with. */
 export interface MeasuredPair {
-  of: MeasuredVariant;
-  to: MeasuredVariant;
+  of: PairSide;
+  to: PairSide;
 }
 
 /** The key of a pair's samples in what `measurePairedRounds` returns. */
@@ -72,22 +80,23 @@ export interface PairedSamples {
  * Rounds of pairs, for ratios of a few percent on a shared machine: the two servers of a
  * pair are loaded at the same time (half the connections each) and their CPU read over
  * the same window, so that whatever else the machine does in that window weighs on both.
- * Each round takes the pairs in turn, one pair later each round. Keyed by
+ * Every pair gets two fresh processes each round, warmed up together: one process of a
+ * setup kept for a whole run could cost 1.5 times another of the same setup throughout
+ * (its JIT's choices, its heap's layout), and a server shared by several pairs stayed
+ * warmer than the ones beside it. Each round takes the pairs in turn, one pair later each
+ * round. `inspect` sees each pair's servers of the last round before they close. Keyed by
  * `pairKey(of.id, to.id)`.
  */
 export async function measurePairedRounds(
   pairs: readonly MeasuredPair[],
-  mode: Pick<BenchMode, 'rounds' | 'primeS' | 'warmupS' | 'durationS' | 'connections'>,
+  mode: Pick<BenchMode, 'rounds' | 'primeS' | 'durationS' | 'connections'>,
+  inspect?: (pair: MeasuredPair, of: ServerHandle, to: ServerHandle) => Promise<void>,
 ): Promise<Map<string, PairedSamples>> {
   const connections = Math.max(1, Math.floor(mode.connections / 2));
-  const together = (variants: MeasuredVariant[], durationS: number) =>
+  const together = (sides: Array<[PairSide, ServerHandle]>, durationS: number) =>
     Promise.all(
-      variants.map((variant) =>
-        runLoad(variant.server.url, variant.request, { durationS, connections }),
-      ),
+      sides.map(([side, server]) => runLoad(server.url, side.request, { durationS, connections })),
     );
-  log('warming every pair up');
-  for (const { of, to } of pairs) await together([of, to], mode.primeS);
   const samples = new Map<string, PairedSamples>(
     pairs.map(({ of, to }) => [pairKey(of.id, to.id), { of: [], to: [] }]),
   );
@@ -96,27 +105,38 @@ export async function measurePairedRounds(
     const offset = (round - 1) % pairs.length;
     for (const pair of [...pairs.slice(offset), ...pairs.slice(0, offset)]) {
       const { of, to } = pair;
-      await together([of, to], mode.warmupS);
-      await Promise.all([of.server.cpuStart(), to.server.cpuStart()]);
-      const loads = await together([of, to], mode.durationS);
-      const cpus = await Promise.all([of.server.cpuStop(), to.server.cpuStop()]);
-      const [ofSample, toSample] = loads.map((load, index): RoundSample => {
-        const cpu = cpus[index]!;
-        const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
-        return { ...load, cpuMsPerRequest, serverRequests: cpu.requests };
-      }) as [RoundSample, RoundSample];
-      const measured = samples.get(pairKey(pair.of.id, pair.to.id))!;
-      measured.of.push(ofSample);
-      measured.to.push(toSample);
-      const failed = [ofSample, toSample].reduce((n, l) => n + l.non2xx + l.errors + l.timeouts, 0);
-      log(
-        `  ${of.label.padEnd(40)} ${ofSample.requestsPerSecond.toFixed(0)} and ` +
-          `${toSample.requestsPerSecond.toFixed(0)} req/s, ` +
-          `${ofSample.cpuMsPerRequest.toFixed(3)} CPU ms/req, ` +
-          `${to.id} ${toSample.cpuMsPerRequest.toFixed(3)}: ` +
-          `${(ofSample.cpuMsPerRequest / toSample.cpuMsPerRequest).toFixed(3)}` +
-          (failed > 0 ? `  (${failed} failed requests)` : ''),
-      );
+      const [ofServer, toServer] = await Promise.all([of.start(), to.start()]);
+      try {
+        const sides: Array<[PairSide, ServerHandle]> = [
+          [of, ofServer],
+          [to, toServer],
+        ];
+        await together(sides, mode.primeS);
+        await Promise.all([ofServer.cpuStart(), toServer.cpuStart()]);
+        const loads = await together(sides, mode.durationS);
+        const cpus = await Promise.all([ofServer.cpuStop(), toServer.cpuStop()]);
+        const [ofSample, toSample] = loads.map((load, index): RoundSample => {
+          const cpu = cpus[index]!;
+          const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
+          return { ...load, cpuMsPerRequest, serverRequests: cpu.requests };
+        }) as [RoundSample, RoundSample];
+        const measured = samples.get(pairKey(of.id, to.id))!;
+        measured.of.push(ofSample);
+        measured.to.push(toSample);
+        const failed = [ofSample, toSample].reduce(
+          (n, l) => n + l.non2xx + l.errors + l.timeouts,
+          0,
+        );
+        log(
+          `  ${of.label.padEnd(40)} ${ofSample.cpuMsPerRequest.toFixed(3)} CPU ms/req, ` +
+            `${to.id} ${toSample.cpuMsPerRequest.toFixed(3)}: ` +
+            `${(ofSample.cpuMsPerRequest / toSample.cpuMsPerRequest).toFixed(3)}` +
+            (failed > 0 ? `  (${failed} failed requests)` : ''),
+        );
+        if (round === mode.rounds) await inspect?.(pair, ofServer, toServer);
+      } finally {
+        await Promise.all([ofServer.close(), toServer.close()]);
+      }
     }
   }
   return samples;
