@@ -152,7 +152,8 @@ export function evaluateTelemetry(
           ? `ratio of medians: ${comparison.cpuPerRequest.toFixed(3)}`
           : `round by round: ${comparison.cpuPerRequestPaired.toFixed(3)}`
         : 'the library emitted no span: nothing new measured',
-      ...(rounds < TELEMETRY_EXPERIMENT.rounds
+      // The full run's few sequential rounds; `--only telemetry` is the run that judges.
+      ...(!comparison.sameWindow && rounds < TELEMETRY_EXPERIMENT.rounds
         ? [`${rounds} rounds: judge with --only telemetry`]
         : []),
     ];

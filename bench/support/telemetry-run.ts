@@ -2,7 +2,7 @@ import type { BenchMode } from '../bench.config.js';
 import { reportExperiment } from './experiment-report.js';
 import { log } from './log.js';
 import { machineInfo } from './machine.js';
-import type { RoundSample, VariantReport } from './report.js';
+import type { RoundSample } from './report.js';
 import {
   measurePairedRounds,
   pairKey,
@@ -10,11 +10,10 @@ import {
   type PairedSamples,
   type PairSide,
 } from './rounds.js';
-import { median } from './stats.js';
 import { evaluateTelemetry, TELEMETRY_COMPARISONS, telemetryLines } from './telemetry-report.js';
 import type { TelemetryReading } from './ipc.js';
 import { ServerHandle } from './server-handle.js';
-import { probe, SERVERS, telemetryVariants } from './variants.js';
+import { probe, SERVERS, telemetryVariants, variantReports } from './variants.js';
 
 /**
  * `node dist-bench/run.js --only telemetry [--rounds N]`: the telemetry experiment (g)
@@ -54,7 +53,13 @@ export async function runTelemetryAlone(mode: BenchMode, modeName: string): Prom
     readings[of.id] ??= await ofServer.telemetry();
     readings[to.id] ??= await toServer.telemetry();
   });
-  const variants = variantsRun.map((variant) => reportOf(variant, windows));
+  const variants = variantReports(
+    variantsRun,
+    roundsOf(
+      variantsRun.map((variant) => variant.id),
+      windows,
+    ),
+  );
   const telemetry = evaluateTelemetry(variants, readings, windows);
   reportExperiment({
     title: 'telemetry experiment',
@@ -70,31 +75,16 @@ export async function runTelemetryAlone(mode: BenchMode, modeName: string): Prom
 }
 
 /**
- * A variant's report from the windows it was measured in: those of its pair with its
- * first baseline, or for a baseline only (no OpenTelemetry) those of every pair it was
- * the baseline of.
+ * The windows each variant was measured in: those of its pair with its first baseline, or
+ * for a baseline only (no OpenTelemetry) those of every pair it was the baseline of.
  */
-function reportOf(
-  variant: { id: string; label: string },
-  windows: Map<string, PairedSamples>,
-): VariantReport {
-  const first = TELEMETRY_COMPARISONS.find(({ of }) => of === variant.id);
-  const rounds: RoundSample[] = first
-    ? windows.get(pairKey(first.of, first.to))!.of
-    : TELEMETRY_COMPARISONS.filter(({ to }) => to === variant.id).flatMap(
-        ({ of, to }) => windows.get(pairKey(of, to))?.to ?? [],
-      );
-  const of = (pick: (sample: RoundSample) => number) => median(rounds.map(pick));
-  return {
-    id: variant.id,
-    label: variant.label,
-    rounds,
-    median: {
-      requestsPerSecond: of((r) => r.requestsPerSecond),
-      p50Ms: of((r) => r.p50Ms),
-      p99Ms: of((r) => r.p99Ms),
-      cpuMsPerRequest: of((r) => r.cpuMsPerRequest),
-    },
-    failedRequests: rounds.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
-  };
+function roundsOf(ids: readonly string[], windows: Map<string, PairedSamples>) {
+  return new Map(
+    ids.map((id): [string, RoundSample[]] => {
+      const first = TELEMETRY_COMPARISONS.find(({ of }) => of === id);
+      if (first) return [id, windows.get(pairKey(first.of, first.to))!.of];
+      const asBaseline = TELEMETRY_COMPARISONS.filter(({ to }) => to === id);
+      return [id, asBaseline.flatMap(({ of, to }) => windows.get(pairKey(of, to))?.to ?? [])];
+    }),
+  );
 }
