@@ -1,6 +1,7 @@
 import { log } from './log.js';
 import type { BenchMode } from '../bench.config.js';
-import { runLoad } from './load.js';
+import type { CpuReading } from './ipc.js';
+import { runLoad, type LoadResult } from './load.js';
 import type { RoundSample } from './report.js';
 import type { ServerHandle } from './server-handle.js';
 import type { WireRequest } from './wire.js';
@@ -10,6 +11,12 @@ export interface MeasuredVariant {
   label: string;
   server: ServerHandle;
   request: WireRequest;
+}
+
+/** A measured run: the load's figures and the server's CPU time per request it received. */
+function sampleOf(load: LoadResult, cpu: CpuReading): RoundSample {
+  const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
+  return { ...load, cpuMsPerRequest, serverRequests: cpu.requests };
 }
 
 /**
@@ -38,8 +45,9 @@ export async function measureRounds(
       await server.cpuStart();
       const load = await runLoad(server.url, request, { durationS: mode.durationS, connections });
       const cpu = await server.cpuStop();
-      const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
-      samples.get(variant.id)!.push({ ...load, cpuMsPerRequest, serverRequests: cpu.requests });
+      const sample = sampleOf(load, cpu);
+      const { cpuMsPerRequest } = sample;
+      samples.get(variant.id)!.push(sample);
       const failed = load.non2xx + load.errors + load.timeouts;
       log(
         `  ${variant.label.padEnd(36)} ${load.requestsPerSecond.toFixed(0).padStart(6)} req/s` +
@@ -115,11 +123,10 @@ export async function measurePairedRounds(
         await Promise.all([ofServer.cpuStart(), toServer.cpuStart()]);
         const loads = await together(sides, mode.durationS);
         const cpus = await Promise.all([ofServer.cpuStop(), toServer.cpuStop()]);
-        const [ofSample, toSample] = loads.map((load, index): RoundSample => {
-          const cpu = cpus[index]!;
-          const cpuMsPerRequest = (cpu.userUs + cpu.systemUs) / 1000 / Math.max(1, cpu.requests);
-          return { ...load, cpuMsPerRequest, serverRequests: cpu.requests };
-        }) as [RoundSample, RoundSample];
+        const [ofSample, toSample] = loads.map((load, index) => sampleOf(load, cpus[index]!)) as [
+          RoundSample,
+          RoundSample,
+        ];
         const measured = samples.get(pairKey(of.id, to.id))!;
         measured.of.push(ofSample);
         measured.to.push(toSample);

@@ -11,6 +11,7 @@ import {
   type LegacyTaskClient,
   type ModernTaskClient,
   expectWellFormedWires,
+  startLegacyTask,
 } from '../support/task-clients.js';
 
 /**
@@ -133,14 +134,7 @@ describe('a task started on a 2025 session on A', () => {
   });
 
   it('is polled and cancelled on a session on B', async () => {
-    const stream = onA.client.experimental.tasks.callToolStream(
-      { name: TOOL, arguments: {} },
-      undefined,
-      { task: {} },
-    );
-    const first = await stream.next();
-    expect(first.value).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
-    const { taskId } = (first.value as { task: { taskId: string } }).task;
+    const { stream, taskId } = await startLegacyTask(onA, TOOL);
     await vi.waitFor(async () => {
       const task = await onB.client.experimental.tasks.getTask(taskId);
       expect(task).toMatchObject({

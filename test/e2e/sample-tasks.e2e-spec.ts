@@ -11,6 +11,7 @@ import {
   type LegacyTaskClient,
   type ModernTaskClient,
   expectWellFormedWires,
+  startLegacyTask,
 } from '../support/task-clients.js';
 import { TASKS_EXTENSION } from '../support/task-wire.js';
 
@@ -183,17 +184,7 @@ describe.each(ADAPTERS)('the sample reindex_catalog as an MCP task on %s', (adap
     });
 
     /** Starts the re-index with `params.task` and reads the stream to its `taskCreated`. */
-    async function startTask() {
-      const stream = admin.client.experimental.tasks.callToolStream(
-        { name: TOOL, arguments: {} },
-        undefined,
-        { task: {} },
-      );
-      const first = await stream.next();
-      expect(first.value).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
-      const { taskId } = (first.value as { task: { taskId: string } }).task;
-      return { stream, taskId };
-    }
+    const startTask = () => startLegacyTask(admin, TOOL);
 
     /** Polls `tasks/get` until the run has indexed at least one product. */
     async function indexing(taskId: string): Promise<void> {

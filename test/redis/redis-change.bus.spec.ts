@@ -42,20 +42,6 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     return { key: `mcp:changes:${serverName}`, instances: made };
   }
 
-  async function connectionsOf(name: string): Promise<string[]> {
-    const list = (await redis.admin.client('LIST')) as string;
-    return list
-      .split('\n')
-      .filter((line) => line.includes(` name=${name} `))
-      .map((line) => /id=(\d+)/.exec(line)![1]);
-  }
-
-  /** Kills the client's and the reader's connection of `name`, once both are open. */
-  async function killConnectionsOf(name: string) {
-    await waitUntil(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
-    for (const id of await connectionsOf(name)) await redis.admin.client('KILL', 'ID', id);
-  }
-
   it('carries 1,000 changes of A to B exactly once each, in order, and none back to A', async () => {
     const {
       key,
@@ -90,7 +76,7 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     } = await instances(['A', 'B']);
     for (const [index, change] of changes(1_000).entries()) {
       await a.bus.publish(change);
-      if (index === 250 || index === 600) await killConnectionsOf('B');
+      if (index === 250 || index === 600) await redis.killConnectionsOf('B');
     }
     await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 changes');
     await a.bus.publish({ kind: 'tools' });
@@ -105,7 +91,7 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     } = await instances(['A', 'B']);
     const all = changes(1_000);
     const firstHalf = all.slice(0, 500).map((change) => a.bus.publish(change));
-    await killConnectionsOf('A');
+    await redis.killConnectionsOf('A');
     // Published while the client is still to notice, or reconnecting: queued, then sent.
     const secondHalf = all.slice(500).map((change) => a.bus.publish(change));
     const published = [...firstHalf, ...secondHalf];
@@ -165,13 +151,19 @@ describe('RedisChangeBus (the changes of one server, shared by every instance)',
     const late: McpChange[] = [];
     const unsubscribe = c.bus.subscribe((change) => late.push(change));
     unsubscribe();
-    await waitUntil(async () => (await connectionsOf('B')).length === 2, 'B has two connections');
+    await waitUntil(
+      async () => (await redis.connectionsOf('B')).length === 2,
+      'B has two connections',
+    );
     await b.bus.close();
     await a.bus.publish({ kind: 'tools' });
     await waitUntil(() => c.heard.length >= 1, 'C heard A');
 
     expect(b.heard).toEqual([]);
     expect(late).toEqual([]);
-    await waitUntil(async () => (await connectionsOf('B')).length === 1, 'B kept only its client');
+    await waitUntil(
+      async () => (await redis.connectionsOf('B')).length === 1,
+      'B kept only its client',
+    );
   });
 });

@@ -52,22 +52,6 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     return { key: streamKey, instances: made };
   }
 
-  /** The ids of the connections whose name is `name`, as CLIENT LIST reports them. */
-  async function connectionsOf(name: string): Promise<string[]> {
-    const list = (await redis.admin.client('LIST')) as string;
-    return list
-      .split('\n')
-      .filter((line) => line.includes(` name=${name} `))
-      .map((line) => /id=(\d+)/.exec(line)![1]);
-  }
-
-  /** Kills the client's and the reader's connection of `name`, once both are open. */
-  async function killConnectionsOf(name: string) {
-    await waitUntil(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
-    const ids = await connectionsOf(name);
-    for (const id of ids) await redis.admin.client('KILL', 'ID', id);
-  }
-
   it('hands every entry of another instance to each listener once, in order, and none of its own', async () => {
     const {
       instances: [a, b],
@@ -118,8 +102,8 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     } = await instances(['A', 'B']);
     for (const [index, payload] of range(1_000).entries()) {
       await a.log.append(payload);
-      if (index === 300) await killConnectionsOf('B');
-      if (index === 700) await killConnectionsOf('B');
+      if (index === 300) await redis.killConnectionsOf('B');
+      if (index === 700) await redis.killConnectionsOf('B');
     }
     await waitUntil(() => b.heard.length >= 1_000, 'B heard 1,000 entries');
     await a.log.append('last');
@@ -279,7 +263,10 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
       instances: [a, b, c],
     } = await instances(['A', 'B', 'C']);
     // The client's connection and the reader's.
-    await waitUntil(async () => (await connectionsOf('B')).length === 2, 'B has two connections');
+    await waitUntil(
+      async () => (await redis.connectionsOf('B')).length === 2,
+      'B has two connections',
+    );
 
     await b.log.close();
     await b.log.close();
@@ -287,7 +274,10 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     await waitUntil(() => c.heard.length >= 1, 'C heard the entry');
 
     expect(b.heard).toEqual([]);
-    await waitUntil(async () => (await connectionsOf('B')).length === 1, 'B has one connection');
+    await waitUntil(
+      async () => (await redis.connectionsOf('B')).length === 1,
+      'B has one connection',
+    );
     await b.log.append('still appends');
     await waitUntil(() => c.heard.length >= 2, 'C heard B');
     expect(c.heard).toEqual(['after close', 'still appends']);
@@ -315,6 +305,6 @@ describe('RedisEventLog (a Redis Stream fanned out to every instance)', () => {
     const idle = new RedisEventLog({ client: clientB, key: 'test:idle', instanceId: 'B' });
     await idle.close();
     await idle.start();
-    expect(await connectionsOf('B')).toHaveLength(1);
+    expect(await redis.connectionsOf('B')).toHaveLength(1);
   });
 });

@@ -118,6 +118,10 @@ export interface RedisHarness {
    * connections duplicated from it inherit) lets `admin` kill that instance's connections.
    */
   clientOf(name: string, url?: string): Redis;
+  /** The ids of the connections whose name is `name`, as CLIENT LIST reports them. */
+  connectionsOf(name: string): Promise<string[]>;
+  /** Kills the client's and the reader's connection of `name`, once both are open. */
+  killConnectionsOf(name: string): Promise<void>;
 }
 
 /** Starts redis-server in beforeAll and stops it in afterAll; clients end after each test. */
@@ -150,5 +154,18 @@ export function useRedisServer(): RedisHarness {
       clients.push(client);
       return client;
     },
+    connectionsOf,
+    async killConnectionsOf(name) {
+      await waitUntil(async () => (await connectionsOf(name)).length === 2, `${name} is connected`);
+      for (const id of await connectionsOf(name)) await admin!.client('KILL', 'ID', id);
+    },
   };
+
+  async function connectionsOf(name: string): Promise<string[]> {
+    const list = (await admin!.client('LIST')) as string;
+    return list
+      .split('\n')
+      .filter((line) => line.includes(` name=${name} `))
+      .map((line) => /id=(\d+)/.exec(line)![1]!);
+  }
 }

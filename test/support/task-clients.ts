@@ -241,6 +241,19 @@ export async function connectLegacyTaskClient(
   };
 }
 
+/** Calls `name` with `params.task` and reads the stream to its `taskCreated` (checked). */
+export async function startLegacyTask(caller: LegacyTaskClient, name: string) {
+  const stream = caller.client.experimental.tasks.callToolStream(
+    { name, arguments: {} },
+    undefined,
+    { task: {} },
+  );
+  const first = await stream.next();
+  expect(first.value).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
+  const { taskId } = (first.value as { task: { taskId: string } }).task;
+  return { stream, taskId };
+}
+
 /** Every answer these clients got had the shape its revision's ext-tasks schemas give. */
 export async function expectWellFormedWires(
   clients: Iterable<{ readonly wire: WireLog } | undefined>,
