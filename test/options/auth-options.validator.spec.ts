@@ -51,6 +51,45 @@ describe('authOptionsProblems', () => {
     ]);
   });
 
+  it('says what to fix in the other options, and lets a documentation URL keep its fragment', () => {
+    expect(authOptionsProblems('https://auth.example.com')).toEqual([
+      `"auth" must be an object such as auth: { authorizationServers: ['https://auth.example.com'], resource: 'https://mcp.example.com/mcp' }`,
+    ]);
+    expect(
+      authOptionsProblems({
+        authorizationServers: ['http://[::1]:8080'],
+        resource: 'ftp://mcp.example.com',
+        scopesSupported: 'catalog.read',
+        tokenTypes: ['at+jwt', ''],
+        introspection: {
+          clientId: 'mcp',
+          clientSecret: 'secret',
+          endpoint: 'http://auth.example.com/introspect',
+        },
+        resourceName: '',
+        resourceDocumentation: 'docs',
+        algorithms: [],
+      }),
+    ).toEqual([
+      `"auth.resource" must be an absolute http(s) URL such as 'https://mcp.example.com/mcp' (got "ftp://mcp.example.com")`,
+      '"auth.scopesSupported" must be an array of non-empty strings',
+      '"auth.tokenTypes" must be an array of non-empty strings',
+      `"auth.introspection.endpoint" must be an https URL (http only for localhost) (got "http://auth.example.com/introspect"); leave it out to use the authorization server's introspection_endpoint`,
+      `"auth.resourceName" must be a non-empty string, such as 'Catalog MCP server'`,
+      `"auth.resourceDocumentation" must be an absolute http(s) URL such as 'https://mcp.example.com/mcp' (got "docs")`,
+      `"auth.algorithms" must be a non-empty array of JWS algorithms such as ['RS256', 'ES256']`,
+    ]);
+    expect(
+      authOptionsProblems({
+        authorizationServers: ['https://auth.example.com'],
+        introspection: 'yes',
+        resourceDocumentation: 'https://docs.example.com/mcp#auth',
+      }),
+    ).toEqual([
+      `"auth.introspection" must be an object such as { clientId: 'mcp-server', clientSecret: process.env.INTROSPECTION_SECRET }`,
+    ]);
+  });
+
   it('wants a non-empty list of issuers', () => {
     expect(authOptionsProblems({ authorizationServers: [] })).toEqual([
       `"auth.authorizationServers" must be a non-empty array of issuer URLs, such as auth: { authorizationServers: ['https://auth.example.com'], resource: 'https://mcp.example.com/mcp' }`,

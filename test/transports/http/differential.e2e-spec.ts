@@ -2,9 +2,9 @@ import { Test } from '@nestjs/testing';
 import { McpServers, type McpServerHost } from 'nestjs-mcp';
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeanPath } from '../../lib/transports/http/lean-path.js';
-import { CapturedLogs } from '../support/captured-logs.js';
-import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
+import { LeanPath } from '../../../lib/transports/http/lean-path.js';
+import { CapturedLogs } from '../../support/captured-logs.js';
+import { ADAPTERS, startApp, type RunningApp } from '../../support/fixture-app.js';
 import {
   differences,
   openSession,

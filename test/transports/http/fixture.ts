@@ -84,7 +84,7 @@ export class DifferentialTools {
       message: args.message,
       note: args.note?.text ?? null,
       era: call.era,
-      tool: call.toolName,
+      tool: call.name,
       requestId: call.requestId,
       locale: call.locale,
     };
