@@ -23,6 +23,14 @@ export default defineConfig({
     // Tests and the sample import the package by its public name, as users do.
     alias: [
       {
+        find: /^nestjs-mcp\/stdio$/,
+        replacement: fileURLToPath(new URL('./lib/transports/stdio/index.ts', import.meta.url)),
+      },
+      {
+        find: /^nestjs-mcp\/tasks$/,
+        replacement: fileURLToPath(new URL('./lib/tasks/index.ts', import.meta.url)),
+      },
+      {
         find: /^nestjs-mcp\/testing$/,
         replacement: fileURLToPath(new URL('./lib/testing/index.ts', import.meta.url)),
       },

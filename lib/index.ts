@@ -1,6 +1,10 @@
-// The public API of `nestjs-mcp`, the one barrel of the package's entry point. Each export
-// is named here: anything not listed (explorer, invoker, registry, schema builder) is
-// internal. test/public-api.spec.ts pins the values; docs/architecture.md says why.
+// The public API of `nestjs-mcp`: what an app needs for `forRoot()`, the decorators and the
+// call context. Each export is named here: anything not listed (explorer, invoker, registry,
+// schema builder) is internal. The rest of the package has entry points of its own:
+// `nestjs-mcp/stdio` (transports/stdio/index.ts), `nestjs-mcp/tasks` (tasks/index.ts, the task
+// stores), `nestjs-mcp/testing`, `nestjs-mcp/plugin`, `nestjs-mcp/i18n` and `nestjs-mcp/redis`.
+// test/public-api.spec.ts pins the values of this one, of stdio and of tasks;
+// docs/architecture.md says why.
 
 // The module, its options and its services
 export { McpModule } from './mcp.module.js';
@@ -29,7 +33,7 @@ export type {
   McpNamingTarget,
   McpToolNaming,
 } from './interfaces/mcp-naming.interface.js';
-export type { McpManifest, McpManifestTool } from './servers/manifest.resource.js';
+export type { McpManifest, McpManifestTool } from './registry/manifest.resource.js';
 export {
   loadMcpPluginMetadata,
   type McpPluginMetadata,
@@ -110,37 +114,14 @@ export { InvalidArgumentsError } from './errors/invalid-arguments.error.js';
 export type { ArgumentIssue } from './interfaces/argument-issue.interface.js';
 export { McpConfigurationError } from './errors/mcp-configuration.error.js';
 export { DtoSchemaError } from './errors/dto-schema.error.js';
+// What a tool throws to end a call (or fail a task) with a JSON-RPC error.
+export { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 // Schema
 export type { JsonSchema } from './interfaces/json-schema.interface.js';
-export { KNOWN_SCHEMA_GAPS, type KnownSchemaGap } from './schema/known-schema-gaps.js';
 
-// stdio
-export { bootstrapStdio, type McpStdioServer } from './transports/stdio/stdio.bootstrap.js';
-export type { StdioBootstrapOptions } from './transports/stdio/stdio-bootstrap-options.interface.js';
-export { StderrLogger } from './transports/stdio/stderr.logger.js';
-export {
-  CallerRefusedError,
-  MCP_AUTHORIZATION_ENV,
-  type CallerGuard,
-  type CallerRequestSource,
-} from './transports/caller.authenticator.js';
-export { ServerSelectionError } from './transports/server-host.selector.js';
-
-// Tasks (docs/tasks.md)
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './tasks/in-memory-task.store.js';
-export { MCP_TASK_STORE } from './mcp.constants.js';
-// What a tool throws to end a call (or fail a task) with a JSON-RPC error.
-export { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-export type {
-  McpTask,
-  McpTaskError,
-  McpTaskEvent,
-  McpTaskPage,
-  McpTaskStatus,
-  McpTaskStore,
-  NewMcpTask,
-} from './interfaces/mcp-task-store.interface.js';
+// Tasks (docs/tasks.md): the options and a tool's view of its task. The stores are
+// `nestjs-mcp/tasks`.
 export type {
   McpTasksOptions,
   McpToolTaskMode,

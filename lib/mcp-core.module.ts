@@ -3,13 +3,13 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpEvents } from './events/mcp-events.js';
+import { ProtocolRuntimes } from './protocol/protocol-runtimes.js';
 import { McpServers } from './servers/mcp-servers.js';
 
 /**
  * The scan of the app's decorated methods, created once however many servers there are
  * (each server filters it by group). Imported by every `McpModule` registration; not
  * global, so the explorer stays out of the app's own modules.
- * @internal
  */
 @Module({
   imports: [DiscoveryModule],
@@ -19,14 +19,15 @@ import { McpServers } from './servers/mcp-servers.js';
 export class McpDiscoveryModule {}
 
 /**
- * What the app's own code may inject anywhere, created once: the registry of servers
- * (`McpServers`) and the stream of tool-call events (`McpEvents`, each event names its
- * server).
- * @internal
+ * What is created once however many servers there are: the app's view of its servers
+ * (`McpServers`), the stream of tool-call events (`McpEvents`, each event names its
+ * server), both injectable anywhere, and the run times of the servers by name
+ * (`ProtocolRuntimes`), where stdio, the CLI and the testing kit find them.
  */
 @Global()
 @Module({
-  providers: [McpServers, McpEvents],
-  exports: [McpServers, McpEvents],
+  imports: [DiscoveryModule],
+  providers: [McpServers, McpEvents, ProtocolRuntimes],
+  exports: [McpServers, McpEvents, ProtocolRuntimes],
 })
 export class McpCoreModule {}

@@ -23,9 +23,11 @@ import {
   withValidatedOptions,
 } from './options/validated-options.provider.js';
 import { McpCoreModule, McpDiscoveryModule } from './mcp-core.module.js';
-import { McpServerHost } from './servers/mcp-server.host.js';
-import { McpServers } from './servers/mcp-servers.js';
+import { ProtocolRuntime } from './protocol/protocol.runtime.js';
+import { ProtocolRuntimes } from './protocol/protocol-runtimes.js';
+import { CatalogAssembler } from './registry/catalog.assembler.js';
 import { PrimitiveBinder } from './registry/primitive.binder.js';
+import { McpServerHost } from './servers/mcp-server.host.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
 import { createMcpHttpController } from './transports/http/mcp-http.controller.js';
 import { mcpHttpProviders } from './transports/http/mcp-http.providers.js';
@@ -54,10 +56,12 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
     PrimitiveBinder,
     VisibilityFactory,
     ToolCallEventsPublisher,
+    CatalogAssembler,
+    ProtocolRuntime,
     McpServerHost,
     {
       // The app's store, else the one every instance shares (`scaleOut`), else one in this
-      // process; McpServerHost closes the one the module made.
+      // process; the server's ProtocolRuntime closes the one the module made.
       provide: MCP_TASK_STORE,
       useFactory: ({ tasks, scaleOut, name }: McpModuleOptions) =>
         tasks?.store ??
@@ -75,13 +79,13 @@ export class McpModule
 {
   constructor(
     @Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null,
-    host: McpServerHost,
-    servers: McpServers,
+    runtime: ProtocolRuntime,
+    runtimes: ProtocolRuntimes,
   ) {
     super();
     // While the app's providers are created: two registrations with the same name or HTTP
     // path fail the bootstrap here.
-    servers.register(host);
+    runtimes.register(runtime);
   }
 
   /**

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapStdio, CallerRefusedError } from 'nestjs-mcp';
+import { bootstrapStdio, CallerRefusedError } from 'nestjs-mcp/stdio';
 import { AppModule } from './app.module.js';
 import { startSampleTelemetry } from './observability/console-telemetry.js';
 import { loadSampleConfig } from './sample.config.js';

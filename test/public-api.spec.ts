@@ -1,7 +1,12 @@
-// What `import ... from 'nestjs-mcp'` gives at run time. A change here is a change of the
-// public API: add to the list on purpose (and to the README's reference), never by accident.
+// What `import ... from 'nestjs-mcp'` (and from its entry points nestjs-mcp/stdio and
+// nestjs-mcp/tasks) gives at run time. A change here is a change of the public API: add to a
+// list on purpose (and to docs/reference.md), never by accident. nestjs-mcp/testing is pinned
+// by test/testing/testing-entry.spec.ts.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as api from '../lib/index.js';
+import * as tasks from '../lib/tasks/index.js';
+import * as stdio from '../lib/transports/stdio/index.js';
 
 const PUBLIC_VALUES = [
   // The module and its services
@@ -43,24 +48,45 @@ const PUBLIC_VALUES = [
   'InvalidArgumentsError',
   'McpConfigurationError',
   'DtoSchemaError',
-  // Schema
-  'KNOWN_SCHEMA_GAPS',
-  // stdio
-  'bootstrapStdio',
-  'StderrLogger',
-  'CallerRefusedError',
-  'ServerSelectionError',
-  'MCP_AUTHORIZATION_ENV',
-  // Tasks
-  'InMemoryTaskStore',
-  'MCP_TASK_STORE',
   'ProtocolError',
   'ProtocolErrorCode',
 ];
 
+/** nestjs-mcp/stdio: serving an app over stdin and stdout. */
+const STDIO_VALUES = [
+  'bootstrapStdio',
+  'StderrLogger',
+  'CallerRefusedError',
+  'MCP_AUTHORIZATION_ENV',
+  'ServerSelectionError',
+];
+
+/** nestjs-mcp/tasks: the stores of MCP tasks. */
+const TASKS_VALUES = ['InMemoryTaskStore', 'MCP_TASK_STORE'];
+
 describe('the public API', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(api).toSorted()).toEqual(PUBLIC_VALUES.toSorted());
+  });
+
+  it('exports exactly the documented values from nestjs-mcp/stdio', () => {
+    expect(Object.keys(stdio).toSorted()).toEqual(STDIO_VALUES.toSorted());
+  });
+
+  it('exports exactly the documented values from nestjs-mcp/tasks', () => {
+    expect(Object.keys(tasks).toSorted()).toEqual(TASKS_VALUES.toSorted());
+  });
+
+  it('has nestjs-mcp/stdio and nestjs-mcp/tasks in the exports map, built from their barrels', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(manifest.exports['./stdio']).toEqual({
+      types: './dist/transports/stdio/index.d.ts',
+      default: './dist/transports/stdio/index.js',
+    });
+    expect(manifest.exports['./tasks']).toEqual({
+      types: './dist/tasks/index.d.ts',
+      default: './dist/tasks/index.js',
+    });
   });
 
   it('exports no internal building block', () => {

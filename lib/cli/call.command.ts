@@ -1,6 +1,6 @@
 import { authenticateCaller, resolveCallerRequest } from '../transports/caller.authenticator.js';
 import { InProcessRequester } from './in-process.requester.js';
-import { selectServerHost } from '../transports/server-host.selector.js';
+import { selectServer } from '../transports/server.selector.js';
 import { parseHeaders, parseToolArguments, type CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.context.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
@@ -24,19 +24,19 @@ export async function callCommand(
   const module = await loadModuleReference(args.module!);
   const { app, close } = await openCliApp(module);
   try {
-    const host = selectServerHost(app, args.server);
-    const names = host.tools().map((tool) => tool.name);
+    const server = selectServer(app, args.server);
     // A deprecated alias is called like the tool (and logged as deprecated) but never listed.
-    if (host.listedToolName(args.tool!) === undefined) {
+    if (server.tool(args.tool!) === undefined) {
+      const names = server.published().tools.map((tool) => tool.name);
       throw new CliUsageError(
-        `Unknown tool "${args.tool}" on the server ${host.options.name}; its tools are: ${names.join(', ') || '(none)'}.`,
+        `Unknown tool "${args.tool}" on the server ${server.options.name}; its tools are: ${names.join(', ') || '(none)'}.`,
       );
     }
     const request = await resolveCallerRequest(headers && { headers });
-    await authenticateCaller(app, host, request);
+    await authenticateCaller(app, server, request);
     // The language of the server's texts: --locale, else the environment's (docs/i18n.md).
     const locale = args.locales?.[0] ?? environmentLocale();
-    const requester = await InProcessRequester.connect(host, {
+    const requester = await InProcessRequester.connect(server, {
       request,
       ...(locale !== undefined && { locale }),
     });

@@ -1,6 +1,6 @@
 import { CallerRefusedError, MCP_AUTHORIZATION_ENV } from '../transports/caller.authenticator.js';
 import { InProcessRequestError } from './in-process.requester.js';
-import { ServerSelectionError } from '../transports/server-host.selector.js';
+import { ServerSelectionError } from '../transports/server.selector.js';
 import { callCommand } from './call.command.js';
 import { contractCommand } from './contract.command.js';
 import { parseCliArguments } from './cli.arguments.js';

@@ -16,13 +16,13 @@ import {
   describeServerContract,
   serializeContract,
 } from '../contract/server-contract.builder.js';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 import {
   authenticateCaller,
   CallerRefusedError,
   resolveCallerRequest,
 } from '../transports/caller.authenticator.js';
-import { listServerHosts, selectServerHost } from '../transports/server-host.selector.js';
+import { listServers, selectServer } from '../transports/server.selector.js';
 import type { CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.context.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
@@ -56,17 +56,16 @@ export async function contractCommand(
   const { app, close } = await openCliApp(module);
   let contract: McpContract;
   try {
-    const hosts =
-      args.server === undefined ? listServerHosts(app) : [selectServerHost(app, args.server)];
-    // selectServerHost explains an app without a server.
-    if (hosts.length === 0) selectServerHost(app);
-    const servers: ServerContract[] = [];
-    for (const host of hosts) {
+    const servers = args.server === undefined ? listServers(app) : [selectServer(app, args.server)];
+    // selectServer explains an app without a server.
+    if (servers.length === 0) selectServer(app);
+    const described: ServerContract[] = [];
+    for (const server of servers) {
       for (const caller of callers) {
-        for (const locale of locales) servers.push(await describeAs(app, host, caller, locale));
+        for (const locale of locales) described.push(await describeAs(app, server, caller, locale));
       }
     }
-    contract = assembleContract(servers);
+    contract = assembleContract(described);
   } finally {
     await close();
   }
@@ -101,7 +100,7 @@ export async function contractCommand(
 /** One server as one caller sees it in one locale, through the same guards as over HTTP. */
 async function describeAs(
   app: INestApplicationContext,
-  host: McpServerHost,
+  server: McpProtocolRuntime,
   caller: ContractCaller,
   locale: string,
 ): Promise<ServerContract> {
@@ -113,18 +112,18 @@ async function describeAs(
   };
   const request = await resolveCallerRequest({ headers });
   try {
-    await authenticateCaller(app, host, request);
+    await authenticateCaller(app, server, request);
   } catch (error) {
     if (!(error instanceof CallerRefusedError)) throw error;
     throw new CliUsageError(
-      `The caller ${caller.label} was refused by ${error.guard} on the server ${host.options.name}: ${error.reason}. ` +
+      `The caller ${caller.label} was refused by ${error.guard} on the server ${server.options.name}: ${error.reason}. ` +
         `Give the callers with --as 'Authorization: Bearer <token>' (or --as reader='Authorization: Bearer <token>' to name one).`,
     );
   }
-  const requester = await InProcessRequester.connect(host, { request });
+  const requester = await InProcessRequester.connect(server, { request });
   try {
     return await describeServerContract(pagedLister(requester), {
-      server: host.options.name,
+      server: server.options.name,
       caller: caller.label,
       locale,
     });

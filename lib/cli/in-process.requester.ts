@@ -5,8 +5,10 @@ import {
   type JSONRPCMessage,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import type { TransportContext } from '../execution/mcp-call.js';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
+import type {
+  McpProtocolRuntime,
+  TransportContext,
+} from '../protocol/protocol-runtime.interface.js';
 
 /** A JSON-RPC error answer, as the server sent it. */
 export class InProcessRequestError extends Error {
@@ -37,13 +39,13 @@ export class InProcessRequester {
     private readonly server: McpServer,
   ) {}
 
-  /** Connects to a fresh server of `host` for the given caller and runs the `initialize` handshake. */
+  /** Connects to a fresh SDK server of `runtime` for the given caller and runs the `initialize` handshake. */
   static async connect(
-    host: McpServerHost,
+    runtime: McpProtocolRuntime,
     transport: TransportContext = {},
   ): Promise<InProcessRequester> {
     const [client, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = host.protocolServers.create('legacy', transport);
+    const server = runtime.serverFor('legacy', transport);
     const requester = new InProcessRequester(client, server);
     // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's Transport has no addEventListener
     client.onmessage = (message) => requester.receive(message);

@@ -1,4 +1,4 @@
-import { listServerHosts, selectServerHost } from '../transports/server-host.selector.js';
+import { listServers, selectServer } from '../transports/server.selector.js';
 import type { CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.context.js';
 import { EXIT_OK } from './cli-usage.error.js';
@@ -15,12 +15,11 @@ export async function listCommand(args: CliArguments, out: NodeJS.WritableStream
   const module = await loadModuleReference(args.module!);
   const { app, close } = await openCliApp(module);
   try {
-    const hosts =
-      args.server === undefined ? listServerHosts(app) : [selectServerHost(app, args.server)];
-    // selectServerHost explains an app without a server.
-    if (hosts.length === 0) selectServerHost(app);
+    const servers = args.server === undefined ? listServers(app) : [selectServer(app, args.server)];
+    // selectServer explains an app without a server.
+    if (servers.length === 0) selectServer(app);
     const locale = args.locales?.[0] ?? environmentLocale();
-    const catalogs = hosts.map((host) => describeServer(host, args.hidden === true, locale));
+    const catalogs = servers.map((server) => describeServer(server, args.hidden === true, locale));
     out.write(
       args.json
         ? `${JSON.stringify({ servers: catalogs }, null, 2)}\n`

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { McpHiddenMethod } from '../discovery/mcp.explorer.js';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 
 /** What `nestjs-mcp list` shows of one server (and prints as is with `--json`). */
 export interface ServerCatalog {
@@ -8,60 +8,40 @@ export interface ServerCatalog {
   readonly version: string;
   readonly instructions?: string;
   readonly tools: readonly Tool[];
-  /** Present when the library version publishes prompts. */
+  /** Absent in the JSON of a library version that published no prompts. */
   readonly prompts?: readonly unknown[];
-  /** Present when the library version publishes resources. */
+  /** Absent in the JSON of a library version that published no resources. */
   readonly resources?: readonly unknown[];
-  /** Present when the library version publishes resource templates. */
+  /** Absent in the JSON of a library version that published no resource templates. */
   readonly resourceTemplates?: readonly unknown[];
   /** With `--hidden`: the methods kept off MCP, where they are and why. */
   readonly hidden?: readonly McpHiddenMethod[];
 }
 
 /**
- * The listings a host may offer besides `tools()`: read when the host has the method, so
- * the CLI shows prompts and resources as soon as their registry exists.
- */
-const OPTIONAL_LISTINGS = ['prompts', 'resources', 'resourceTemplates'] as const;
-
-/**
  * The catalog of one server, as a caller whom no guard rejects sees it; with `i18n`, in
  * `locale` (one of the server's, or a region of one; the default locale for any other).
  */
 export function describeServer(
-  host: McpServerHost,
+  server: Pick<McpProtocolRuntime, 'options' | 'localization' | 'published'>,
   withHidden = false,
   locale?: string,
 ): ServerCatalog {
-  const { name, version } = host.options;
-  // Only with `i18n` (a host that is not an McpServerHost, in tests, has no factory).
-  const localization = (host.protocolServers as McpServerHost['protocolServers'] | undefined)
-    ?.localization;
+  const { name, version } = server.options;
+  const { localization } = server;
   const edition = localization?.edition(localization.pick(locale));
-  const instructions = edition ? edition.instructions : host.options.instructions;
-  const catalog: Record<string, unknown> = {
+  const instructions = edition ? edition.instructions : server.options.instructions;
+  const { tools, prompts, resources, resourceTemplates, hidden } = server.published();
+  return {
     name,
     version,
     ...(instructions && { instructions }),
-    tools: edition ? host.tools().map((tool) => edition.tools.localize(tool)) : host.tools(),
+    tools: edition ? tools.map((tool) => edition.tools.localize(tool)) : tools,
+    prompts: edition ? prompts.map((prompt) => edition.prompts.localize(prompt)) : prompts,
+    resources: edition ? resources.map((entry) => edition.resources.localize(entry)) : resources,
+    resourceTemplates: edition
+      ? resourceTemplates.map((entry) => edition.templates.localize(entry))
+      : resourceTemplates,
+    ...(withHidden && { hidden: hidden.map(({ where, reason }) => ({ where, reason })) }),
   };
-  const listings = host as unknown as Partial<Record<string, () => readonly unknown[]>>;
-  const views: Record<string, { localize(definition: never): unknown } | undefined> = {
-    prompts: edition?.prompts,
-    resources: edition?.resources,
-    resourceTemplates: edition?.templates,
-  };
-  for (const listing of OPTIONAL_LISTINGS) {
-    const read = listings[listing];
-    if (typeof read !== 'function') continue;
-    const definitions = read.call(host);
-    const view = views[listing];
-    catalog[listing] = view
-      ? definitions.map((entry) => view.localize(entry as never))
-      : definitions;
-  }
-  if (withHidden) {
-    catalog.hidden = host.hiddenMethods().map(({ where, reason }) => ({ where, reason }));
-  }
-  return catalog as unknown as ServerCatalog;
 }

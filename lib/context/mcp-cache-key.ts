@@ -29,5 +29,5 @@ function stableJson(value: unknown): string {
 export function mcpCacheKey(context: ExecutionContext): string | undefined {
   const mcp = McpExecutionContext.create(context);
   if (!mcp.isMcp()) return undefined;
-  return `mcp:${mcp.getToolName()}:${stableJson(mcp.getArguments())}`;
+  return `mcp:${mcp.getName()}:${stableJson(mcp.getArguments())}`;
 }

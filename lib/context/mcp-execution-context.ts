@@ -19,7 +19,7 @@ export type McpContextType = typeof MCP_CONTEXT_TYPE | ContextType;
  * canActivate(context: ExecutionContext) {
  *   if (context.getType<McpContextType>() === 'mcp') {
  *     const mcp = McpExecutionContext.create(context);
- *     return mcp.getToolName() !== 'delete_product' || isAdmin(mcp.getRequest());
+ *     return mcp.getName() !== 'delete_product' || isAdmin(mcp.getRequest());
  *   }
  *   return true;
  * }
@@ -66,10 +66,6 @@ export class McpExecutionContext extends ExecutionContextHost {
   /** The name of the tool or prompt, or the URI of the resource. */
   getName(): string {
     return this.getCall().name;
-  }
-
-  getToolName(): string {
-    return this.getCall().toolName;
   }
 
   /** The arguments as the client sent them (validation runs later, where pipes run). */

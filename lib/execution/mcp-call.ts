@@ -9,7 +9,6 @@ import {
   type ProtocolEra,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import type {
   McpCallContext,
   McpPhase,
@@ -18,8 +17,7 @@ import type {
 } from '../interfaces/mcp-call-context.interface.js';
 import type { LocalizedTexts } from '../i18n/localized-texts.js';
 import type { CallPhases } from './call-phases.js';
-import { DetachedResponse } from './detached-response.js';
-import type { ArgumentsValidation } from '../validation/dto-arguments.validator.js';
+import { DetachedResponse } from '../context/detached-response.js';
 
 /** What a transport knows about the caller: the platform request and response, if any. */
 export interface TransportContext {
@@ -64,43 +62,63 @@ export interface TaskBinding extends McpTaskContext {
   readonly requestState?: unknown;
 }
 
+/** What a call is made of: all of it known before the call runs, none of it changed after. */
+export interface McpCallInit {
+  readonly kind: McpPrimitiveKind;
+  /** The listed name of the tool or prompt (never an alias), or the URI of the resource. */
+  readonly name: string;
+  /** The arguments as the client sent them. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly scope: RequestScope;
+  /** @default 'call' */
+  readonly phase?: McpPhase;
+  /** The timing of the call's phases, when telemetry records them. */
+  readonly phases?: CallPhases;
+  /** What running as a task changes; made by the task runner for each round of a task. */
+  readonly task?: TaskBinding;
+}
+
 /**
- * The state of one call (or one listing check) of a tool, prompt or resource as it
- * travels through the Nest pipeline. It is the third handler argument, so
- * `ExecutionContext#getArgs()` is `[request, response, call]` and guards written for HTTP
- * find the request where `switchToHttp()` looks for it.
+ * One call (or one listing check) of a tool, prompt or resource, as the protocol layer
+ * made it from the request: immutable. A stage that adds to it makes a new one (the task
+ * runner a round of a task with {@link McpCall.asTask}, the invoker the call with checked
+ * arguments, `McpInvocation`), so no stage writes what another owns. It is the third
+ * handler argument, so `ExecutionContext#getArgs()` is `[request, response, call]` and
+ * guards written for HTTP find the request where `switchToHttp()` looks for it.
  */
 export class McpCall implements McpCallContext {
-  /**
-   * Whether the call got past guards and interceptors to the method's parameters: refused
-   * calls and cache hits stay `false`, and publish no event.
-   */
-  executed = false;
-  /** Set by the invoker before the pipeline runs; read where pipes run. */
-  validation: ArgumentsValidation<object | undefined> = { ok: true, value: undefined };
-  /** Set by the protocol layer when telemetry times the phases of this call. */
-  phases?: CallPhases;
-  /** Set by the task runner when the call runs as a task. */
-  taskBinding?: TaskBinding;
-  /** Told when guards and interceptors let the call reach the method (the task runner). */
-  onMethodReached?: () => void;
+  readonly kind: McpPrimitiveKind;
+  readonly name: string;
   readonly arguments: Readonly<Record<string, unknown>>;
+  readonly phase: McpPhase;
+  /** The timing of the call's phases, when telemetry records them. */
+  readonly phases?: CallPhases;
+  /** What running as a task changes in this call; `undefined` outside a task. */
+  readonly taskBinding?: TaskBinding;
+  private readonly scope: RequestScope;
+  // What the call itself accumulates while it runs: read once, or written by its own methods.
   private callerScopes?: readonly string[];
   private response?: DetachedResponse;
   private lastProgress = -Infinity;
 
-  constructor(
-    readonly kind: McpPrimitiveKind,
-    readonly name: string,
-    args: Readonly<Record<string, unknown>>,
-    private readonly scope: RequestScope,
-    readonly phase: McpPhase = 'call',
-  ) {
-    this.arguments = args;
+  constructor(private readonly init: McpCallInit) {
+    this.kind = init.kind;
+    this.name = init.name;
+    this.arguments = init.arguments;
+    this.scope = init.scope;
+    this.phase = init.phase ?? 'call';
+    this.phases = init.phases;
+    this.taskBinding = init.task;
   }
 
-  get toolName(): string {
-    return this.name;
+  /** The same call as a round of a task (its signal, status and answers are the task's). */
+  asTask(task: TaskBinding): McpCall {
+    return new McpCall({ ...this.init, task });
+  }
+
+  /** What this call was made of, for a stage that makes the next form of it. */
+  get parts(): McpCallInit {
+    return this.init;
   }
 
   get era(): ProtocolEra {
@@ -131,7 +149,7 @@ export class McpCall implements McpCallContext {
     return this.scope.locale ?? DEFAULT_LOCALE;
   }
 
-  /** @internal The library's words to the model in this call's locale, with `i18n`. */
+  /** The library's words to the model in this call's locale, with `i18n`. */
   get texts(): LocalizedTexts | undefined {
     return this.scope.texts;
   }
@@ -215,26 +233,6 @@ export class McpCall implements McpCallContext {
   private get inputResponses() {
     return (this.taskBinding?.inputResponses ??
       this.serverContext.mcpReq.inputResponses) as typeof this.serverContext.mcpReq.inputResponses;
-  }
-
-  /**
-   * Guards and interceptors let the call through: its parameters are being resolved (once
-   * per parameter; what listens must not mind being told twice).
-   */
-  methodReached(): void {
-    // Invalid arguments are refused where they are resolved: the method is not reached.
-    if (!this.validation.ok) return;
-    this.phases?.methodReached();
-    this.onMethodReached?.();
-  }
-
-  /** The validated DTO instance, or the validation failure raised as an error. */
-  validatedArguments(): object | undefined {
-    if (!this.validation.ok) {
-      throw new InvalidArgumentsError(this.name, this.validation.issues, this.kind);
-    }
-    this.executed = true;
-    return this.validation.value;
   }
 
   /**

@@ -2,7 +2,7 @@ import type { ParamsFactory } from '@nestjs/core';
 import { RouteArguments } from '../discovery/route-arguments.js';
 import { McpParamtype } from '../mcp.constants.js';
 import { RouteParamtypes } from '../utils/nest-internals.js';
-import type { McpCall } from './mcp-call.js';
+import type { McpInvocation } from './mcp-invocation.js';
 
 /**
  * Resolves tool method parameters from the handler arguments `[request, response, call]`.
@@ -12,7 +12,7 @@ import type { McpCall } from './mcp-call.js';
  */
 export class McpParamsFactory implements ParamsFactory {
   exchangeKeyForValue(type: number, data: unknown, args: unknown[]): unknown {
-    const [request, , call] = args as [Record<string, any> | undefined, unknown, McpCall];
+    const [request, , call] = args as [Record<string, any> | undefined, unknown, McpInvocation];
     // Parameters are resolved once guards and interceptors have let the call through.
     call.methodReached();
     switch (type) {

@@ -7,10 +7,10 @@ import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { REQUEST_CONTEXT_ID, withMcpFilters } from '../utils/nest-internals.js';
 import { withControllerHost } from './controller-host.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
-import type { McpCall } from './mcp-call.js';
+import type { McpInvocation } from './mcp-invocation.js';
 
 /** Runs a decorated method for one call through the Nest pipeline; resolves to what it returned. */
-export type McpPipeline = (call: McpCall) => Promise<unknown>;
+export type McpPipeline = (invocation: McpInvocation) => Promise<unknown>;
 
 type PipelineHandler = (...args: unknown[]) => Promise<unknown>;
 
@@ -66,7 +66,7 @@ export class McpPipelineFactory {
    */
   private async createScopedHandler(
     method: DiscoveredMethod,
-    call: McpCall,
+    call: McpInvocation,
     enhancers: typeof ENHANCERS,
   ): Promise<PipelineHandler> {
     const request = (call.httpRequest ?? call) as Record<PropertyKey, unknown>;

@@ -10,6 +10,7 @@ import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.
 import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
 import { pipelinePhase, validationPhase } from './call-phases.js';
 import type { McpCall } from './mcp-call.js';
+import { McpInvocation } from './mcp-invocation.js';
 import { McpPipelineFactory, type McpPipeline } from './mcp-pipeline.factory.js';
 import { normalizePromptResult } from './prompt-result.normalizer.js';
 import { resourceNotFound, toProtocolError } from './protocol-error.mapper.js';
@@ -63,8 +64,9 @@ export class PrimitiveInvokerFactory {
     const pipeline: McpPipeline = this.pipelines.create(method);
     return async (call: McpCall, uri?: string): Promise<Result | InputRequiredResult> => {
       try {
-        call.validation = await validationPhase(call, () => method.checkArguments(call.arguments));
-        const returned = await pipelinePhase(call, () => pipeline(call));
+        const validation = await validationPhase(call, () => method.checkArguments(call.arguments));
+        const invocation = McpInvocation.of(call, validation);
+        const returned = await pipelinePhase(call, () => pipeline(invocation));
         // A multi round-trip answer (`inputRequired(...)`) goes to the SDK as it is.
         return isInputRequiredResult(returned) ? returned : finish(returned, call, uri);
       } catch (error) {

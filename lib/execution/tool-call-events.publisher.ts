@@ -22,7 +22,7 @@ export class ToolCallEventsPublisher {
     if (!this.events.listened) return;
     const event = {
       server: this.options.name,
-      tool: call.toolName,
+      tool: call.name,
       caller: (call.httpRequest as { user?: unknown } | undefined)?.user,
       durationMs: performance.now() - startedAt,
       outcome: result.isError ? ('error' as const) : ('success' as const),

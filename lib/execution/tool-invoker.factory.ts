@@ -8,8 +8,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { ToolCallEventsPublisher } from './tool-call-events.publisher.js';
 import { pipelinePhase, validationPhase } from './call-phases.js';
-import type { DetachedResponse } from './detached-response.js';
+import type { DetachedResponse } from '../context/detached-response.js';
 import type { McpCall } from './mcp-call.js';
+import { McpInvocation, type InvocationObserver } from './mcp-invocation.js';
 import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import { McpPipelineFactory, type McpPipelineOptions } from './mcp-pipeline.factory.js';
 import { VisibilityFactory } from './visibility.factory.js';
@@ -26,8 +27,14 @@ function retryAfterOf(response: DetachedResponse): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
-/** Runs one tool call end to end and always answers with a `tools/call` result. */
-export type ToolInvoker = (call: McpCall) => Promise<CallToolResult | InputRequiredResult>;
+/**
+ * Runs one tool call end to end and always answers with a `tools/call` result; `observer`
+ * hears when the method is reached (the task runner detaches the call then).
+ */
+export type ToolInvoker = (
+  call: McpCall,
+  observer?: InvocationObserver,
+) => Promise<CallToolResult | InputRequiredResult>;
 
 /**
  * A task tool split for a queue (`tasks.queue`): `check` runs in the request (guards, then
@@ -58,14 +65,19 @@ export class ToolInvokerFactory {
   /** @param options `guards: false` for a call whose guards ran elsewhere (a queued task). */
   create(tool: DiscoveredTool, options: McpPipelineOptions = {}): ToolInvoker {
     const pipeline = this.pipelines.create(tool, options);
-    return async (call) => {
+    return async (call, observer = {}) => {
       const startedAt = performance.now();
+      let executed = false;
       let outcome: CallToolResult | InputRequiredResult;
       try {
         // Validated before the pipeline but raised where pipes run (see McpParamsFactory),
         // so guards still decide first what a caller learns.
-        call.validation = await validationPhase(call, () => tool.checkArguments(call.arguments));
-        const returned = await pipelinePhase(call, () => pipeline(call));
+        const validation = await validationPhase(call, () => tool.checkArguments(call.arguments));
+        const invocation = McpInvocation.of(call, validation, {
+          methodReached: observer.methodReached,
+          argumentsTaken: () => (executed = true),
+        });
+        const returned = await pipelinePhase(call, () => pipeline(invocation));
         // A multi round-trip answer (`inputRequired(...)`) goes to the SDK as it is.
         outcome = isInputRequiredResult(returned)
           ? returned
@@ -78,7 +90,7 @@ export class ToolInvokerFactory {
       // A declared output is checked last, error results included (ToolOutputValidator).
       if (isInputRequiredResult(outcome)) return outcome;
       const result = tool.outputValidator?.apply(outcome, call.era) ?? outcome;
-      if (call.executed) this.events.afterResponse(call, result, startedAt);
+      if (executed) this.events.afterResponse(call, result, startedAt);
       return result;
     };
   }

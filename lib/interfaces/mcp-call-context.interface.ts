@@ -37,8 +37,6 @@ export interface McpCallContext {
   readonly kind: McpPrimitiveKind;
   /** The name of the tool or prompt, or the URI of the resource. */
   readonly name: string;
-  /** The name of the tool called, or considered for the list (the `name`, for any kind). */
-  readonly toolName: string;
   /** Whether guards run for a call or for listing. */
   readonly phase: McpPhase;
   /**

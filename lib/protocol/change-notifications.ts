@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
-import type { McpNotifier } from '../registry/mcp-notifier.js';
+import type { McpNotifier } from './mcp-notifier.js';
 
 /**
  * Forwards the catalog's changes to a connection (stdio, a 2025 session) until it closes:

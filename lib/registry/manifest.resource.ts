@@ -2,8 +2,8 @@ import type { ReadResourceResult, Tool } from '@modelcontextprotocol/server';
 import { McpCall } from '../execution/mcp-call.js';
 import type { VisibilityCheck } from '../execution/visibility.factory.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
-import type { McpCatalog } from '../registry/mcp-catalog.js';
-import type { RegisteredResource } from '../registry/registered-primitives.js';
+import type { McpCatalog } from './mcp-catalog.js';
+import type { RegisteredResource } from './registered-primitives.js';
 
 /** One tool of the manifest: what a client needs to choose it, and the scopes it needs. */
 export interface McpManifestTool {
@@ -55,7 +55,8 @@ export function manifestResource(
     read: async (call): Promise<ReadResourceResult> => {
       const scope = call.requestScope;
       const { items } = await catalog.tools.page(
-        (entry) => new McpCall('tool', entry.key, {}, scope, 'list'),
+        (entry) =>
+          new McpCall({ kind: 'tool', name: entry.key, arguments: {}, scope, phase: 'list' }),
         undefined,
         Number.MAX_SAFE_INTEGER,
       );

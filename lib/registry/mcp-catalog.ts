@@ -1,11 +1,9 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
-import { Logger } from '@nestjs/common';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
-import type { McpNotifier } from './mcp-notifier.js';
+import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import { PrimitiveRegistry } from './primitive.registry.js';
-import { viaToolAlias } from './tool-alias.invoker.js';
 import type {
   Completer,
   RegisteredPrompt,
@@ -14,9 +12,19 @@ import type {
   RegisteredTool,
 } from './registered-primitives.js';
 
+/** The lists of a catalog a change is about (templates are listed with resources). */
+export type CatalogList = 'tools' | 'prompts' | 'resources';
+
+/** What `@McpScopes()` requires of the entry a request names, and the entry for messages. */
+export interface NamedScopeRequirement {
+  readonly requirement: McpScopeRequirement;
+  /** `tool 'name'`, `prompt 'name'` or `resource <uri>`. */
+  readonly what: string;
+}
+
 /**
  * Everything one server publishes: its tools, prompts, resources and resource templates.
- * A change to a list is published on the notifier, once per change.
+ * Listeners hear of each change of a list, once per change.
  */
 export class McpCatalog {
   readonly tools: PrimitiveRegistry<Tool, RegisteredTool>;
@@ -24,23 +32,27 @@ export class McpCatalog {
   readonly resources: PrimitiveRegistry<Resource, RegisteredResource>;
   readonly templates: PrimitiveRegistry<ResourceTemplateType, RegisteredTemplate>;
 
-  constructor(
-    entries: {
-      tools: RegisteredTool[];
-      prompts: RegisteredPrompt[];
-      resources: RegisteredResource[];
-      templates: RegisteredTemplate[];
-    },
-    notifier: McpNotifier,
-  ) {
-    this.tools = new PrimitiveRegistry(entries.tools, viaToolAlias(new Logger('McpModule')));
+  constructor(entries: {
+    tools: RegisteredTool[];
+    prompts: RegisteredPrompt[];
+    resources: RegisteredResource[];
+    templates: RegisteredTemplate[];
+  }) {
+    this.tools = new PrimitiveRegistry(entries.tools);
     this.prompts = new PrimitiveRegistry(entries.prompts);
     this.resources = new PrimitiveRegistry(entries.resources);
     this.templates = new PrimitiveRegistry(entries.templates);
-    this.tools.onChange(() => notifier.publish({ kind: 'tools' }));
-    this.prompts.onChange(() => notifier.publish({ kind: 'prompts' }));
-    this.resources.onChange(() => notifier.publish({ kind: 'resources' }));
-    this.templates.onChange(() => notifier.publish({ kind: 'resources' }));
+  }
+
+  /** Tells `listener` which list changed, after each change; returns the unsubscribe. */
+  onChange(listener: (list: CatalogList) => void): () => void {
+    const stops = [
+      this.tools.onChange(() => listener('tools')),
+      this.prompts.onChange(() => listener('prompts')),
+      this.resources.onChange(() => listener('resources')),
+      this.templates.onChange(() => listener('resources')),
+    ];
+    return () => stops.forEach((stop) => stop());
   }
 
   /** The prompt or template a completer completes, if this server publishes it. */
@@ -93,5 +105,47 @@ export class McpCatalog {
       if (variables) return { resource: template, variables };
     }
     return undefined;
+  }
+
+  /**
+   * What `@McpScopes()` requires of the entry a request names (`tools/call`, `prompts/get`,
+   * `resources/read`), for the OAuth step-up challenge; an alias needs what its tool needs.
+   */
+  scopeRequirementOf(request: {
+    method: string;
+    params?: Record<string, unknown>;
+  }): NamedScopeRequirement | undefined {
+    const { method, params } = request;
+    const name = params?.name;
+    const uri = params?.uri;
+    let requirement: McpScopeRequirement | undefined;
+    let what: string;
+    if (method === 'tools/call' && typeof name === 'string') {
+      requirement = this.tools.get(name)?.scopes;
+      what = `tool '${name}'`;
+    } else if (method === 'prompts/get' && typeof name === 'string') {
+      requirement = this.prompts.get(name)?.scopes;
+      what = `prompt '${name}'`;
+    } else if (method === 'resources/read' && typeof uri === 'string') {
+      requirement = this.findResource(uri)?.resource.scopes;
+      what = `resource ${uri}`;
+    } else {
+      return undefined;
+    }
+    return requirement && { requirement, what };
+  }
+
+  /** Every scope `@McpScopes()` names in this catalog, sorted. */
+  namedScopes(): string[] {
+    const scopes = new Set<string>();
+    for (const registry of [this.tools, this.prompts, this.resources, this.templates]) {
+      for (const { scopes: requirement } of registry.entries()) {
+        if (!requirement) continue;
+        for (const scope of 'any' in requirement ? requirement.any : requirement.all) {
+          scopes.add(scope);
+        }
+      }
+    }
+    return [...scopes].toSorted();
   }
 }

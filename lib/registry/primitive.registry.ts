@@ -46,7 +46,7 @@ function decodeCursor(cursor: string): string {
  */
 export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Definition>> {
   private readonly byKey = new Map<string, Entry>();
-  /** What each alias finds: the entry as `viaAlias` made it, its `key` the listed one. */
+  /** What each alias finds: the entry, whose `key` is the listed name. */
   private readonly byAlias = new Map<string, Entry>();
   private ordered: readonly Entry[] = [];
   private everyoneSees?: readonly Definition[];
@@ -54,15 +54,8 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
   private readonly everyoneSeesIn = new Map<string, readonly Definition[]>();
   private readonly listeners = new Set<() => void>();
 
-  /**
-   * @param viaAlias makes what `get(alias)` returns for an entry (a tool whose calls through
-   * the alias are logged as deprecated); by default the entry itself
-   * @throws Error when two entries share a key or an alias
-   */
-  constructor(
-    entries: readonly Entry[] = [],
-    private readonly viaAlias: (entry: Entry, alias: string) => Entry = (entry) => entry,
-  ) {
+  /** @throws Error when two entries share a key or an alias */
+  constructor(entries: readonly Entry[] = []) {
     for (const entry of entries) this.insert(entry);
     this.rebuild();
   }
@@ -182,7 +175,7 @@ export class PrimitiveRegistry<Definition, Entry extends RegisteredPrimitive<Def
       );
     }
     this.byKey.set(entry.key, entry);
-    for (const alias of entry.aliases ?? []) this.byAlias.set(alias, this.viaAlias(entry, alias));
+    for (const alias of entry.aliases ?? []) this.byAlias.set(alias, entry);
   }
 
   private changed(): void {

@@ -8,7 +8,7 @@ import type {
   NewMcpTask,
 } from '../interfaces/mcp-task-store.interface.js';
 import { TaskListeners, workingTask } from './task-listeners.js';
-import { isFinal } from './task-protocol.js';
+import { isFinal } from './task-wire.js';
 
 /** The options of `new InMemoryTaskStore()`. */
 export interface InMemoryTaskStoreOptions {

@@ -17,7 +17,7 @@ import type {
 import type { RegisteredTool } from '../registry/registered-primitives.js';
 import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { traceTaskRun, type TaskRunTrace } from '../telemetry/task-run.tracer.js';
-import { isFinal } from './task-protocol.js';
+import { isFinal } from './task-wire.js';
 import { taskJobOf } from './task-job.js';
 import {
   answered,
@@ -120,18 +120,19 @@ export class McpTaskRunner {
     const controller = new AbortController();
     let stored = false;
     let statusMessage: string | undefined;
-    call.taskBinding = {
+    const taskCall = call.asTask({
       id: taskId,
       signal: controller.signal,
       setStatus: async (message) => {
         if (stored) await this.store.setStatusMessage(taskId, message);
         else statusMessage = message;
       },
-    };
-    const reached = new Promise<typeof REACHED>((resolve) => {
-      call.onMethodReached = () => resolve(REACHED);
     });
-    const outcome = settle(tool.invoke(call));
+    let methodReached!: () => void;
+    const reached = new Promise<typeof REACHED>((resolve) => {
+      methodReached = () => resolve(REACHED);
+    });
+    const outcome = settle(tool.invoke(taskCall, { methodReached }));
     const first = await Promise.race([outcome, reached]);
     // Refused, invalid, or answered by an interceptor: the method never ran.
     if (first !== REACHED) return answered(first);
@@ -149,7 +150,7 @@ export class McpTaskRunner {
     const run: Run = {
       tool,
       invoke: tool.invoke,
-      first: call,
+      first: taskCall,
       controller,
       expiry: this.expiryOf(taskId, timing, controller),
       trace: this.telemetry && traceTaskRun(this.telemetry, taskId, tool.key),
@@ -202,12 +203,13 @@ export class McpTaskRunner {
       return;
     }
     const controller = new AbortController();
-    const call = new McpCall(
-      'tool',
-      job.toolName,
-      job.arguments,
-      serving.scopeOf(job, controller.signal),
-    );
+    const call = new McpCall({
+      kind: 'tool',
+      name: job.toolName,
+      arguments: job.arguments,
+      scope: serving.scopeOf(job, controller.signal),
+      task: this.bindingOf(taskId, controller.signal),
+    });
     let ended!: () => void;
     const done = new Promise<void>((resolve) => (ended = resolve));
     const remaining =
@@ -229,7 +231,6 @@ export class McpTaskRunner {
       return;
     }
     run.trace = this.telemetry && traceTaskRun(this.telemetry, taskId, tool.key);
-    call.taskBinding = this.bindingOf(taskId, controller.signal);
     void settle(run.invoke(call)).then((settled) => this.record(taskId, run, settled));
     await done;
   }
@@ -312,12 +313,12 @@ export class McpTaskRunner {
       });
       return;
     }
-    const call = new McpCall('tool', first.name, first.arguments, scope);
-    call.phases = first.phases;
-    call.taskBinding = this.bindingOf(task.taskId, run.controller.signal, {
-      inputResponses: task.inputResponses ?? {},
-      requestState,
-    });
+    const call = first.asTask(
+      this.bindingOf(task.taskId, run.controller.signal, {
+        inputResponses: task.inputResponses ?? {},
+        requestState,
+      }),
+    );
     await this.record(task.taskId, run, await settle(run.invoke(call)));
   }
 

@@ -3,7 +3,7 @@ import { ApplicationConfig } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_HTTP_PATH } from '../mcp.constants.js';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 
 /** The app's HTTP server the kit reaches, and how to let go of it. */
 export interface ReachableServer {
@@ -31,9 +31,9 @@ export function httpServerOf(app: INestApplicationContext): Server | undefined {
  */
 export function endpointPath(
   app: INestApplicationContext,
-  host: McpServerHost,
+  server: Pick<McpProtocolRuntime, 'options'>,
 ): string | undefined {
-  const { http } = host.options;
+  const { http } = server.options;
   if (http === false) return undefined;
   let prefix = '';
   try {

@@ -10,7 +10,7 @@ import {
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 import {
   authenticateCaller,
   CallerRefusedError,
@@ -39,7 +39,7 @@ export type ConnectionTarget =
   | {
       readonly kind: 'memory';
       readonly app: INestApplicationContext;
-      readonly host: McpServerHost;
+      readonly runtime: McpProtocolRuntime;
     };
 
 export interface ConnectionSettings {
@@ -115,7 +115,7 @@ export class McpTestConnection {
     }
     const request = await resolveCallerRequest({ headers: { ...settings.headers } });
     try {
-      await authenticateCaller(target.app, target.host, request);
+      await authenticateCaller(target.app, target.runtime, request);
     } catch (error) {
       if (!(error instanceof CallerRefusedError)) throw error;
       return new ConnectionRefused({ code: TRANSPORT_REFUSAL_CODE, message: error.message });
@@ -123,7 +123,7 @@ export class McpTestConnection {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // The stdio entry decides the era from the opening message, as for a real stdio client.
     const serving: StdioServerHandle = serveStdio(
-      ({ era }) => target.host.protocolServers.create(era, { request }, { live: true }),
+      ({ era }) => target.runtime.serverFor(era, { request }, { live: true }),
       { transport: serverSide },
     );
     const opened = connection(undefined, () => serving.close());

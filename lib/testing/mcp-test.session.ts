@@ -1,10 +1,6 @@
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
-import {
-  listServerHosts,
-  selectServerHost,
-  ServerSelectionError,
-} from '../transports/server-host.selector.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
+import { listServers, selectServer, ServerSelectionError } from '../transports/server.selector.js';
 import {
   endpointPath,
   httpServerOf,
@@ -21,7 +17,7 @@ import {
 
 /** Whom a client speaks to and as whom. */
 export interface ClientIdentity extends ConnectionSettings {
-  readonly server: McpServerHost;
+  readonly server: McpProtocolRuntime;
 }
 
 /**
@@ -37,12 +33,12 @@ export class McpTestSession {
   constructor(readonly app: INestApplicationContext) {}
 
   /** The server named `name`, or the app's only one; the error says what to pass. */
-  server(name: string | undefined): McpServerHost {
+  server(name: string | undefined): McpProtocolRuntime {
     try {
-      return selectServerHost(this.app, name);
+      return selectServer(this.app, name);
     } catch (error) {
       if (error instanceof ServerSelectionError && error.kind === 'ambiguous') {
-        const names = listServerHosts(this.app).map((host) => `"${host.options.name}"`);
+        const names = listServers(this.app).map((server) => `"${server.options.name}"`);
         throw new Error(
           `The app has several MCP servers (${names.join(', ')}): choose one with ` +
             `McpTestClient.connect(app, { server: '<name>' }), or mcp.onServer('<name>').`,
@@ -126,10 +122,10 @@ export class McpTestSession {
   }
 
   /** Over HTTP when the app has an HTTP server and the server an endpoint; else in memory. */
-  private async target(host: McpServerHost): Promise<ConnectionTarget> {
+  private async target(runtime: McpProtocolRuntime): Promise<ConnectionTarget> {
     const server = httpServerOf(this.app);
-    const path = server && endpointPath(this.app, host);
-    if (!server || path === undefined) return { kind: 'memory', app: this.app, host };
+    const path = server && endpointPath(this.app, runtime);
+    if (!server || path === undefined) return { kind: 'memory', app: this.app, runtime };
     this.reached ??= reachServer(this.app as INestApplication, server);
     const { origin } = await this.reached;
     return { kind: 'http', url: new URL(path, origin) };

@@ -1,11 +1,11 @@
 import type { CanActivate, INestApplicationContext, Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { DetachedResponse } from '../execution/detached-response.js';
+import { DetachedResponse } from '../context/detached-response.js';
 import { userOf } from '../oauth/auth-info.factory.js';
 import { OAuthChallengeError } from '../oauth/oauth-challenge.error.js';
 import { OAuthResourceServer } from '../oauth/oauth-resource.server.js';
-import type { McpServerHost } from '../servers/mcp-server.host.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 import { ExecutionContextHost } from '../utils/nest-internals.js';
 import { resolveGuard } from './guard.resolver.js';
 
@@ -66,11 +66,11 @@ class McpCallerConnection {
  */
 export async function authenticateCaller(
   app: INestApplicationContext,
-  host: McpServerHost,
+  server: McpProtocolRuntime,
   request: object,
-  guards: readonly CallerGuard[] = defaultCallerGuards(host),
+  guards: readonly CallerGuard[] = defaultCallerGuards(server),
 ): Promise<void> {
-  await verifyCallerToken(host, request as Record<string, any>);
+  await verifyCallerToken(server, request as Record<string, any>);
   const moduleRef = app.get(ModuleRef, { strict: false });
   for (const guard of guards) {
     const instance = await resolveGuard(moduleRef, guard);
@@ -98,8 +98,8 @@ export async function authenticateCaller(
  * its identity becomes `request.auth` and `request.user` for the guards and tools. A caller
  * without a token is left to the guards: stdio is a local process the user started.
  */
-async function verifyCallerToken(host: McpServerHost, request: Record<string, any>) {
-  const { auth } = host.options;
+async function verifyCallerToken(server: McpProtocolRuntime, request: Record<string, any>) {
+  const { auth } = server.options;
   const authorization = request.headers?.authorization;
   if (!auth || typeof authorization !== 'string' || !/^bearer\s/i.test(authorization)) return;
   try {
@@ -116,8 +116,8 @@ async function verifyCallerToken(host: McpServerHost, request: Record<string, an
 }
 
 /** The guards of the server's HTTP endpoint: what admits a caller there admits it here. */
-function defaultCallerGuards(host: McpServerHost): readonly CallerGuard[] {
-  const http = host.options.http;
+function defaultCallerGuards(server: McpProtocolRuntime): readonly CallerGuard[] {
+  const http = server.options.http;
   return (http && http.guards) || [];
 }
 

@@ -1,28 +1,14 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
-import { McpServerHost } from '../servers/mcp-server.host.js';
-import { McpServers } from '../servers/mcp-servers.js';
+import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
+import { ProtocolRuntimes } from '../protocol/protocol-runtimes.js';
 
 /**
- * Every MCP server of an app: one per `McpModule` registration, as the global
- * {@link McpServers} registry holds them (each registration has its own `McpServerHost`).
- * The scan of the app's providers is a fallback for a context without the registry.
- * Stdio, the CLI and the in-process requester only go through this function and
- * {@link selectServerHost}.
+ * Every MCP server of an app, one per `McpModule` registration, as the run times the
+ * registrations registered (in the order Nest created them). Stdio, the CLI and the testing
+ * kit find servers only through this function and {@link selectServer}.
  */
-export function listServerHosts(app: INestApplicationContext): McpServerHost[] {
-  const registered = tryGet(app, McpServers)?.all() ?? [];
-  if (registered.length > 0) return registered;
-  const hosts = new Set<McpServerHost>();
-  const discovery = tryGet(app, DiscoveryService);
-  for (const wrapper of discovery?.getProviders() ?? []) {
-    if (wrapper.instance instanceof McpServerHost) hosts.add(wrapper.instance);
-  }
-  if (hosts.size === 0) {
-    const host = tryGet(app, McpServerHost);
-    if (host) hosts.add(host);
-  }
-  return [...hosts];
+export function listServers(app: INestApplicationContext): McpProtocolRuntime[] {
+  return tryGet(app, ProtocolRuntimes)?.all() ?? [];
 }
 
 /**
@@ -30,34 +16,34 @@ export function listServerHosts(app: INestApplicationContext): McpServerHost[] {
  * the only one when `name` is not given. Throws a {@link ServerSelectionError} that says
  * what to pass otherwise.
  */
-export function selectServerHost(app: INestApplicationContext, name?: string): McpServerHost {
-  const hosts = listServerHosts(app);
-  const names = hosts.map((host) => host.options.name);
-  if (hosts.length === 0) {
+export function selectServer(app: INestApplicationContext, name?: string): McpProtocolRuntime {
+  const servers = listServers(app);
+  const names = servers.map((server) => server.options.name);
+  if (servers.length === 0) {
     throw new ServerSelectionError(
       'none',
       'The module has no MCP server: import McpModule.forRoot({ name, version }) in it (or in a module it imports).',
     );
   }
   if (name !== undefined) {
-    const host = hosts.find((candidate) => candidate.options.name === name);
-    if (!host) {
+    const server = servers.find((candidate) => candidate.options.name === name);
+    if (!server) {
       throw new ServerSelectionError(
         'unknown',
         `The module has no MCP server named "${name}"; its servers are: ${names.join(', ')}. ` +
           'Pass one of these names (the `name` option of its McpModule registration).',
       );
     }
-    return host;
+    return server;
   }
-  if (hosts.length > 1) {
+  if (servers.length > 1) {
     throw new ServerSelectionError(
       'ambiguous',
-      `The module has ${hosts.length} MCP servers (${names.join(', ')}): choose one by name ` +
+      `The module has ${servers.length} MCP servers (${names.join(', ')}): choose one by name ` +
         `(bootstrapStdio(AppModule, { server: '${names[0]}' }), or --server ${names[0]} on the CLI).`,
     );
   }
-  return hosts[0]!;
+  return servers[0]!;
 }
 
 /** The app has no MCP server, or not the one asked for, or several and none was chosen. */

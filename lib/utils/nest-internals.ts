@@ -5,7 +5,6 @@
  */
 export {
   CUSTOM_ROUTE_ARGS_METADATA,
-  GUARDS_METADATA,
   PATH_METADATA,
   ROUTE_ARGS_METADATA,
   RouteParamtypes,

@@ -187,7 +187,7 @@ export class CatalogService {
 
 /** For the audit log: tool calls say so; the REST controller passes no MCP context. */
 function via(call: McpCallContext | undefined): string {
-  return call ? ` through the MCP tool ${call.toolName}` : '';
+  return call ? ` through the MCP tool ${call.name}` : '';
 }
 
 /** The question `delete_product` asks the user before it deletes (a form elicitation). */

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatCatalogs } from '../../lib/cli/catalog.formatter.js';
-import { describeServer } from '../../lib/cli/server-catalog.js';
-import type { McpServerHost } from '../../lib/servers/mcp-server.host.js';
 
 const tool = {
   name: 'search',
@@ -43,13 +41,10 @@ describe('nestjs-mcp list, for people', () => {
     expect(text).toMatch(/Resource templates \(1\)[\s\S]+item\s+shop:\/\/items\/\{id\}/);
   });
 
-  it('leaves out the sections of listings the host does not offer', () => {
-    const host = {
-      options: { name: 'old', version: '1.0.0' },
-      tools: () => [tool],
-    } as unknown as McpServerHost;
-    const catalog = describeServer(host);
-    expect(Object.keys(catalog)).toEqual(['name', 'version', 'tools']);
-    expect(formatCatalogs([catalog])).not.toContain('Prompts');
+  it('leaves out the sections a catalog does not have (the JSON of an older library)', () => {
+    const text = formatCatalogs([{ name: 'old', version: '1.0.0', tools: [tool] }]);
+    expect(text).toContain('Tools (1)');
+    expect(text).not.toContain('Prompts');
+    expect(text).not.toContain('Resources');
   });
 });

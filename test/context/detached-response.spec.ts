@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DetachedResponse } from '../../lib/execution/detached-response.js';
+import { DetachedResponse } from '../../lib/context/detached-response.js';
 
 describe('DetachedResponse', () => {
   it('records headers set the Express and Fastify ways, case-insensitively', () => {

@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { mcpCacheKey } from 'nestjs-mcp';
 import { describe, expect, it } from 'vitest';
 
-function context(type: string, call?: { toolName: string; arguments: Record<string, unknown> }) {
+function context(type: string, call?: { name: string; arguments: Record<string, unknown> }) {
   const args = [undefined, undefined, call];
   return {
     getType: () => type,
@@ -13,16 +13,16 @@ function context(type: string, call?: { toolName: string; arguments: Record<stri
   } as unknown as ExecutionContext;
 }
 
-const key = (toolName: string, args: Record<string, unknown>) =>
-  mcpCacheKey(context('mcp', { toolName, arguments: args }));
+const key = (name: string, args: Record<string, unknown>) =>
+  mcpCacheKey(context('mcp', { name, arguments: args }));
 
 describe('mcpCacheKey', () => {
   it('keys a call by tool and arguments, whatever the key order', () => {
     const a = mcpCacheKey(
-      context('mcp', { toolName: 'rates', arguments: { from: 'EUR', to: { code: 'USD', n: 1 } } }),
+      context('mcp', { name: 'rates', arguments: { from: 'EUR', to: { code: 'USD', n: 1 } } }),
     );
     const b = mcpCacheKey(
-      context('mcp', { toolName: 'rates', arguments: { to: { n: 1, code: 'USD' }, from: 'EUR' } }),
+      context('mcp', { name: 'rates', arguments: { to: { n: 1, code: 'USD' }, from: 'EUR' } }),
     );
     expect(a).toBe('mcp:rates:{"from":"EUR","to":{"code":"USD","n":1}}');
     expect(b).toBe(a);

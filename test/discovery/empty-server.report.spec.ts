@@ -53,7 +53,7 @@ describe('a server that publishes nothing', () => {
     const { logs, printed } = await bootApp([CatalogService], {
       controllers: [CatalogController],
     });
-    expect(logs.messages('warn', 'McpModule')).toEqual([
+    expect(logs.messages('warn', 'CatalogAssembler')).toEqual([
       'MCP server "x" publishes nothing: it serves entries without a group, and the scan found ' +
         'none. Scanned 1 provider (CatalogService) and 1 controller (CatalogController) of ' +
         `the app's modules. ${CAUSES}\n${RUN_TIME}`,
@@ -64,7 +64,7 @@ describe('a server that publishes nothing', () => {
 
   it('says so when the app has no providers at all', async () => {
     const { logs } = await bootApp([]);
-    expect(logs.messages('warn', 'McpModule')[0]).toContain(
+    expect(logs.messages('warn', 'CatalogAssembler')[0]).toContain(
       "Scanned 0 providers and 0 controllers of the app's modules.",
     );
   });
@@ -76,7 +76,7 @@ describe('a server that publishes nothing', () => {
         { name: 'catalog', version: '1', http: false, group: 'catalog', groupVersion: '3' },
       ],
     });
-    expect(logs.messages('warn', 'McpModule')).toEqual([
+    expect(logs.messages('warn', 'CatalogAssembler')).toEqual([
       'MCP server "catalog" publishes nothing: it serves group "catalog", version "3", and ' +
         'the scan found none. Scanned 3 providers (UngroupedTools, OrdersV2Tools, ' +
         `WithdrawnCatalogTools) and 0 controllers of the app's modules. ${CAUSES}\n` +
@@ -90,7 +90,7 @@ describe('a server that publishes nothing', () => {
     expect(logs.entries).toContainEqual({
       level: 'log',
       message: 'MCP server "main" publishes 1 tool(s), 0 prompt(s), 1 resource(s)',
-      context: 'McpModule',
+      context: 'CatalogAssembler',
     });
   });
 });

@@ -26,6 +26,9 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as api from 'nestjs-mcp';
+import * as stdio from 'nestjs-mcp/stdio';
+import * as tasks from 'nestjs-mcp/tasks';
+import * as testing from 'nestjs-mcp/testing';
 import {
   documentationFiles,
   markedBlocks,
@@ -40,9 +43,20 @@ import {
   type DocSourceFile,
   type TypeCheckResult,
 } from './doc-type-check.js';
-import { optionCoverage, publicExports, tableNames } from './documented-options.js';
+import {
+  documentedNames,
+  optionCoverage,
+  publicExports,
+  subsections,
+} from './documented-options.js';
 
 const TYPESCRIPT = new Set(['ts', 'typescript']);
+/** The entry points whose every export docs/reference.md lists under "More entry points". */
+const ENTRY_POINTS = [
+  { entry: 'nestjs-mcp/stdio', barrel: 'lib/transports/stdio/index.ts', values: stdio },
+  { entry: 'nestjs-mcp/tasks', barrel: 'lib/tasks/index.ts', values: tasks },
+  { entry: 'nestjs-mcp/testing', barrel: 'lib/testing/index.ts', values: testing },
+];
 const KNOWN_MARKER =
   /^(example|file: \S+( \([^)]+\))?|verbatim: \S+|install|install: dev|request|response)$/;
 
@@ -120,25 +134,29 @@ describe('the examples of README.md and docs/', () => {
     // One TypeScript program over every block of the docs and lib/: slow on a busy machine.
   }, 90_000);
 
-  // The reference tables of the README, against the interfaces they describe (read from
-  // lib/ by the same Program): an option added to the code and not to the table fails, and
-  // so does a row for an option that no longer exists.
+  // The reference (docs/reference.md), against the interfaces it describes (read from lib/ by
+  // the same Program): an option added to the code and not to the reference fails, and so does
+  // an item for an option that no longer exists.
   it.each([
     { table: ['`McpModule.forRoot(options)`', '`http` options'], type: 'McpModuleOptions' },
     { table: ['`McpModule.forRootAsync(options)`'], type: 'McpModuleAsyncOptions' },
-    { table: ['`bootstrapStdio(module, options?)`'], type: 'StdioBootstrapOptions' },
+    {
+      table: ['`bootstrapStdio(module, options?)`'],
+      type: 'StdioBootstrapOptions',
+      barrel: 'lib/transports/stdio/index.ts',
+    },
     { table: ['`@McpTool(options?)`'], type: 'McpToolOptions' },
-  ])('lists every key of $type in the README', ({ table, type }) => {
-    const documented = table.flatMap((heading) => tableNames(heading));
-    expect(optionCoverage(checked().result.program, type, documented)).toEqual({
+  ])('lists every key of $type in docs/reference.md', ({ table, type, barrel }) => {
+    const documented = table.flatMap((heading) => documentedNames(heading));
+    expect(optionCoverage(checked().result.program, type, documented, barrel)).toEqual({
       missing: [],
       unknown: [],
     });
   });
 
-  it('names only real exports in the decorators and exports tables of the README', () => {
+  it('names only real exports in the decorators and exports of docs/reference.md', () => {
     const exported = new Set(publicExports(checked().result.program).map((symbol) => symbol.name));
-    const named = [...tableNames('Decorators'), ...tableNames('Other exports')]
+    const named = [...documentedNames('Decorators'), ...documentedNames('Other exports')]
       .map((name) => /^@?([A-Za-z_]\w*)/.exec(name)?.[1])
       .filter((name): name is string => name !== undefined && name !== 'nestjs');
     expect(named.length).toBeGreaterThan(20);
@@ -150,13 +168,38 @@ describe('the examples of README.md and docs/', () => {
     expect(undocumented).toEqual([]);
   });
 
+  it('gives every entry point of the exports map its part of "More entry points"', () => {
+    const manifest = JSON.parse(repositoryFile('package.json')) as {
+      exports: Record<string, unknown>;
+    };
+    const entries = Object.keys(manifest.exports)
+      .filter((name) => name !== '.' && name !== './package.json')
+      .map((name) => `\`nestjs-mcp${name.slice(1)}\``);
+    expect(entries.length).toBeGreaterThan(3);
+    expect(subsections('More entry points')).toEqual(expect.arrayContaining(entries));
+  });
+
+  it.each(ENTRY_POINTS)(
+    'names only real exports of $entry in docs/reference.md, and every value it has',
+    ({ entry, barrel, values }) => {
+      const exported = new Set(
+        publicExports(checked().result.program, barrel).map((symbol) => symbol.name),
+      );
+      const named = documentedNames('More entry points', `\`${entry}\``);
+      expect(named.filter((name) => !exported.has(name))).toEqual([]);
+      // ...and every value it exports at run time, as for nestjs-mcp above.
+      expect(Object.keys(values).filter((name) => !named.includes(name))).toEqual([]);
+      expect(Object.keys(values).length).toBeGreaterThan(0);
+    },
+  );
+
   it('lists in docs/schema.md exactly the known schema gaps of the code, with their direction', () => {
     const rows = readmeSection('Known gaps', 'docs/schema.md')
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split('|').map((cell) => cell.trim()))
       .map(([, id, schema]) => ({ id: id!.replaceAll('`', ''), schema }));
-    expect(rows).toEqual(api.KNOWN_SCHEMA_GAPS.map(({ id, schema }) => ({ id, schema })));
+    expect(rows).toEqual(testing.KNOWN_SCHEMA_GAPS.map(({ id, schema }) => ({ id, schema })));
   });
 
   it('writes JSON blocks that parse', () => {

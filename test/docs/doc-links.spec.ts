@@ -2,7 +2,10 @@
  * The links of README.md and docs/*.md lead somewhere: every relative link names a file
  * of the repository, and every `#anchor` a heading of its page (GitHub's slugs). Also the
  * shape issue 11 asks of the README: at most 450 lines, a table of contents that lists
- * every section, a quick start of at most 60 lines, and a link to every docs page.
+ * every section, a quick start of at most 60 lines, and every docs page reachable from it
+ * (through docs/README.md, the index, which links to every page). And a ten-minute read: at
+ * most 2,000 words (as `wc -w` counts them), no table line over 120 characters, and no copy
+ * of the index.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -125,9 +128,40 @@ describe('the README', () => {
     expect(readmeSection('Quick start').trim().split('\n').length).toBeLessThanOrEqual(60);
   });
 
-  it('links to every page of docs/', () => {
+  it('links to the index of docs/ and to the reference', () => {
     const linked = new Set(links('README.md').map(({ target }) => target.split('#')[0]));
-    const pages = files.filter((file) => file.startsWith('docs/'));
+    expect([...linked]).toEqual(expect.arrayContaining(['docs/README.md', 'docs/reference.md']));
+  });
+
+  it('has at most 2,000 words', () => {
+    // What `wc -w README.md` counts: runs of characters between whitespace.
+    expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(2000);
+  });
+
+  it('has no table line over 120 characters', () => {
+    const long = prose(readme)
+      .split('\n')
+      .filter((line) => line.startsWith('|') && [...line].length > 120);
+    expect(long.map((line) => `${[...line].length}: ${line.slice(0, 60)}`)).toEqual([]);
+  });
+
+  it('does not repeat the index of docs/', () => {
+    // The index's table: one row per page, with what the page covers.
+    const covers = read('docs/README.md')
+      .split('\n')
+      .filter((line) => /^\| \[[^\]]+\]\([\w-]+\.md\)/.test(line))
+      .map((line) => cells(line)[1]!.trim());
+    expect(covers.length).toBeGreaterThan(10);
+    expect(covers.filter((text) => readme.includes(text))).toEqual([]);
+  });
+});
+
+describe('the index of docs/ (docs/README.md)', () => {
+  it('links to every other page of docs/', () => {
+    const linked = new Set(
+      links('docs/README.md').map(({ target }) => normalize(join('docs', target.split('#')[0]!))),
+    );
+    const pages = files.filter((file) => file.startsWith('docs/') && file !== 'docs/README.md');
     expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 });

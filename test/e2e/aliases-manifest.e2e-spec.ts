@@ -103,7 +103,9 @@ describe('tool aliases and the manifest resource', () => {
   };
 
   const deprecations = () =>
-    logs.messages('warn', 'McpModule').filter((message) => message.includes('deprecated alias'));
+    logs
+      .messages('warn', 'DeprecatedAliases')
+      .filter((message) => message.includes('deprecated alias'));
 
   beforeAll(async () => {
     running = await startApp(AliasesManifestModule, { logger: logs });

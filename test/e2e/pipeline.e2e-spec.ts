@@ -63,7 +63,7 @@ class GlobalRecordingInterceptor implements NestInterceptor {
     const mcp = McpExecutionContext.create(context);
     if (mcp.isMcp())
       seen.interceptor.push({
-        tool: mcp.getToolName(),
+        tool: mcp.getName(),
         args: mcp.getArguments(),
         http: mcp.getRequest() !== undefined,
       });

@@ -205,7 +205,7 @@ describe.each(ADAPTERS)('the sample routes as tools on %s', (adapter) => {
         .assertStructured({ id: product.id, stock: 40 });
       await admin.callTool('Catalog.update', { id: product.id, stock: 41 }).assertOk();
       const deprecations = logs
-        .messages('warn', 'McpModule')
+        .messages('warn', 'DeprecatedAliases')
         .filter((message) => message.includes('"Catalog.update"'));
       // Once per server: on the second protocol, the first one's calls have logged it.
       expect(deprecations).toHaveLength(protocolVersion === ERAS[0] ? 1 : 0);

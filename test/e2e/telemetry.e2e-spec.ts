@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { bootstrapStdio } from 'nestjs-mcp';
+import { bootstrapStdio } from 'nestjs-mcp/stdio';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import { bootstrapStdio, type McpStdioServer } from 'nestjs-mcp';
+import { bootstrapStdio, type McpStdioServer } from 'nestjs-mcp/stdio';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { I18nFixtureModule } from '../fixtures/i18n/i18n.fixture.js';

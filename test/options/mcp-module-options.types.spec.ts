@@ -5,8 +5,8 @@ import {
   type McpModuleAsyncOptions,
   type McpModuleOptions,
   type McpOptionsFactory,
-  type StdioBootstrapOptions,
 } from 'nestjs-mcp';
+import type { StdioBootstrapOptions } from 'nestjs-mcp/stdio';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';

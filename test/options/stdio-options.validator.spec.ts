@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { bootstrapStdio, McpConfigurationError, McpModule } from 'nestjs-mcp';
+import { McpConfigurationError, McpModule } from 'nestjs-mcp';
+import { bootstrapStdio } from 'nestjs-mcp/stdio';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validateStdioBootstrapOptions } from '../../lib/options/stdio-options.validator.js';
 

@@ -28,7 +28,14 @@ describe.each(INTEGRATIONS)('the integration $entry', ({ entry, folder, packages
   it('is an entry point of its own, beside the others', () => {
     expect(entries[entry]).toBe(`${folder}index.ts`);
     expect(others.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['.', './testing', './plugin', 'bin nestjs-mcp']),
+      expect.arrayContaining([
+        '.',
+        './stdio',
+        './tasks',
+        './testing',
+        './plugin',
+        'bin nestjs-mcp',
+      ]),
     );
   });
 

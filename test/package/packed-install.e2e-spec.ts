@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as rootSource from '../../lib/index.js';
+import * as i18nSource from '../../lib/nestjs-i18n/index.js';
+import * as tasksSource from '../../lib/tasks/index.js';
+import * as stdioSource from '../../lib/transports/stdio/index.js';
 import { toSnakeCase } from '../../lib/utils/to-snake-case.util.js';
 import { markedBlocks, REPO_ROOT } from '../support/readme-blocks.js';
 
@@ -37,6 +41,17 @@ const DEV_DEPENDENCIES = [
 ];
 /** The README's test of the quick start, run as its Testing section says. */
 const QUICK_START_TEST = 'src/greeting/greeting.test.ts';
+/**
+ * The entry points an app loads with the README's install line alone, with the values of their
+ * sources. nestjs-mcp/testing (which needs the SDK client) is the README's quick-start test below;
+ * nestjs-mcp/plugin needs TypeScript and nestjs-mcp/redis ioredis and bullmq.
+ */
+const LOADABLE_ENTRIES: Record<string, object> = {
+  'nestjs-mcp': rootSource,
+  'nestjs-mcp/stdio': stdioSource,
+  'nestjs-mcp/tasks': tasksSource,
+  'nestjs-mcp/i18n': i18nSource,
+};
 
 // A user's shell rather than `npm test`'s: no npm_* variables of this repository's npm run
 // (they would point the nested npm at this repository), nothing from vitest, and no
@@ -102,6 +117,42 @@ describe('the packed package, installed as the README says', { timeout: 180_000 
     const manifest = JSON.parse(await readFile(join(installed(), 'package.json'), 'utf8'));
     const scripts = Object.keys(manifest.scripts ?? {});
     expect(scripts.filter((name) => INSTALL_TIME_SCRIPTS.includes(name))).toEqual([]);
+  });
+
+  it('ships the files of every entry of its exports map', async () => {
+    const manifest = JSON.parse(await readFile(join(installed(), 'package.json'), 'utf8'));
+    const targets = Object.entries(manifest.exports as Record<string, string | object>).flatMap(
+      ([entry, target]) =>
+        (typeof target === 'string' ? [target] : Object.values(target)).map((path) => ({
+          entry,
+          path: String(path),
+        })),
+    );
+    expect(Object.keys(manifest.exports)).toEqual(
+      expect.arrayContaining(['.', './stdio', './tasks', './testing', './plugin']),
+    );
+    const missing = targets.filter(({ path }) => !present(join(installed(), path)));
+    expect(missing).toEqual([]);
+  });
+
+  it('loads its entry points by name from the app, each with the values of its sources', async () => {
+    const entries = Object.keys(LOADABLE_ENTRIES);
+    const script = [
+      "await import('reflect-metadata');",
+      'const keys = {};',
+      `for (const entry of ${JSON.stringify(entries)}) keys[entry] = Object.keys(await import(entry)).sort();`,
+      'console.log(JSON.stringify(keys));',
+    ].join('\n');
+    const output = await succeed(process.execPath, ['--input-type=module', '-e', script], app);
+    const loaded = JSON.parse(output.trim().split('\n').at(-1)!);
+    expect(loaded).toEqual(
+      Object.fromEntries(
+        Object.entries(LOADABLE_ENTRIES).map(([entry, source]) => [
+          entry,
+          Object.keys(source).toSorted(),
+        ]),
+      ),
+    );
   });
 
   it('ships source maps that carry their sources', async () => {

@@ -2,6 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpModule, McpServers, McpTool } from '../../lib/index.js';
+import { ProtocolRuntimes } from '../../lib/protocol/protocol-runtimes.js';
 import { RedisScaleOut } from '../../lib/redis/index.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
@@ -55,9 +56,10 @@ describe('RedisScaleOut', () => {
     const peer = await appWith(other);
     await peer.init();
     const heard: string[] = [];
-    const servers = peer.get(McpServers);
-    servers.get('one').notifier.subscribe(() => heard.push('one'));
-    servers.get('two').notifier.subscribe(() => heard.push('two'));
+    // What the peer's transports hear of each server.
+    const runtimes = peer.get(ProtocolRuntimes);
+    runtimes.get('one')!.onChange(() => heard.push('one'));
+    runtimes.get('two')!.onChange(() => heard.push('two'));
     app.get(McpServers).get('two').resourceUpdated('mem://x');
     const deadline = Date.now() + 10_000;
     while (heard.length === 0 && Date.now() < deadline) {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServerHost } from '../../lib/index.js';
+import { ProtocolRuntime } from '../../lib/protocol/protocol.runtime.js';
 import { Jobs, jobsModule } from '../fixtures/redis/jobs.app.js';
 import { callJobs, until } from '../support/jobs-client.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -26,6 +27,7 @@ async function startInstance(redis: RedisServer, instanceId: string) {
     url: `http://127.0.0.1:${port}/mcp`,
     jobs: app.get(Jobs),
     host: app.get(McpServerHost),
+    runtime: app.get(ProtocolRuntime),
   };
 }
 
@@ -148,7 +150,7 @@ describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
 
   it('a change on B reaches the notifier of A once', async () => {
     const heard: string[] = [];
-    const stop = a.host.notifier.subscribe((change) =>
+    const stop = a.runtime.onChange((change) =>
       heard.push(change.kind === 'resource' ? change.uri : change.kind),
     );
     b.host.resourceUpdated('mem://one');
@@ -173,7 +175,7 @@ describe('two instances on one Redis (scaleOut, tasks.queue)', () => {
 
     await redis.restart();
     const heard: string[] = [];
-    const stop = a.host.notifier.subscribe((change) => {
+    const stop = a.runtime.onChange((change) => {
       if (change.kind === 'resource') heard.push(change.uri);
     });
     // B's reader and writer reconnect by themselves; its change reaches A once.

@@ -22,7 +22,7 @@ import { bootApp, bootError, closeApps } from '../discovery/discovery-boot.js';
 interface Definition {
   name: string;
 }
-type Entry = RegisteredPrimitive<Definition> & { via?: string };
+type Entry = RegisteredPrimitive<Definition>;
 
 const everyone: VisibilityCheck = Object.assign(async () => true, { guarded: false });
 const entry = (key: string, aliases?: string[]): Entry => ({
@@ -31,20 +31,16 @@ const entry = (key: string, aliases?: string[]): Entry => ({
   isVisible: everyone,
   ...(aliases && { aliases }),
 });
-const registryOf = (entries: Entry[]) =>
-  new PrimitiveRegistry<Definition, Entry>(entries, (found, alias) => ({ ...found, via: alias }));
+const registryOf = (entries: Entry[]) => new PrimitiveRegistry<Definition, Entry>(entries);
 const listed = async (registry: PrimitiveRegistry<Definition, Entry>) =>
   (await registry.page(() => ({}) as never, undefined, 100)).items.map((item) => item.name);
 
 describe('PrimitiveRegistry aliases', () => {
-  it('finds an entry by an alias, as viaAlias made it, with the listed key', () => {
+  it('finds the entry by an alias, with the listed key', () => {
     const registry = registryOf([entry('search_catalog', ['Catalog.search'])]);
     expect(registry.get('search_catalog')).toMatchObject({ key: 'search_catalog' });
-    expect(registry.get('search_catalog')).not.toHaveProperty('via');
-    expect(registry.get('Catalog.search')).toMatchObject({
-      key: 'search_catalog',
-      via: 'Catalog.search',
-    });
+    expect(registry.get('Catalog.search')).toBe(registry.get('search_catalog'));
+    expect(registry.get('search')).toBeUndefined();
   });
 
   it('never lists an alias, nor counts it', async () => {

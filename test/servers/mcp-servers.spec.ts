@@ -20,7 +20,7 @@ import {
   McpTools,
 } from 'nestjs-mcp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listServerHosts, selectServerHost } from '../../lib/transports/server-host.selector.js';
+import { listServers, selectServer } from '../../lib/transports/server.selector.js';
 import { captureLogs } from '../support/captured-logs.js';
 import { postModern } from '../support/mcp-post.js';
 
@@ -334,12 +334,12 @@ describe('Several MCP servers in one app', () => {
       McpModule.forRoot({ name: 'admin', version: '1', http: false }),
       McpModule.forRoot({ name: 'catalog', version: '1', group: 'catalog', http: false }),
     ]);
-    expect(listServerHosts(app!).map((host) => host.options.name)).toEqual(['admin', 'catalog']);
-    expect(selectServerHost(app!, 'catalog').options.name).toBe('catalog');
-    expect(() => selectServerHost(app!)).toThrow(
+    expect(listServers(app!).map((server) => server.options.name)).toEqual(['admin', 'catalog']);
+    expect(selectServer(app!, 'catalog').options.name).toBe('catalog');
+    expect(() => selectServer(app!)).toThrow(
       'The module has 2 MCP servers (admin, catalog): choose one by name',
     );
-    expect(() => selectServerHost(app!, 'shop')).toThrow(
+    expect(() => selectServer(app!, 'shop')).toThrow(
       'The module has no MCP server named "shop"; its servers are: admin, catalog.',
     );
   });

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
-import { McpServerHost } from 'nestjs-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessRequester } from '../../lib/cli/in-process.requester.js';
+import { ProtocolRuntime } from '../../lib/protocol/protocol.runtime.js';
 import { InMemoryOtel } from './in-memory-otel.js';
 import { telemetryAppModule } from './telemetry.fixture.js';
 
@@ -18,7 +18,7 @@ describe("the CLI's in-process requests", () => {
     const moduleRef = await Test.createTestingModule({ imports: [telemetryAppModule()] }).compile();
     await moduleRef.init();
     try {
-      const requester = await InProcessRequester.connect(moduleRef.get(McpServerHost), {
+      const requester = await InProcessRequester.connect(moduleRef.get(ProtocolRuntime), {
         request: { headers: {} },
       });
       await requester.request('tools/call', { name: 'get_weather', arguments: { city: 'Lyon' } });

@@ -3,8 +3,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 describe('the nestjs-mcp/testing entry point', () => {
-  it('exports the client and its request chain, and nothing else at run time', () => {
-    expect(Object.keys(testing).toSorted()).toEqual(['McpTestClient', 'McpTestRequest']);
+  it('exports the client, its request chain and the known schema gaps, and nothing else at run time', () => {
+    expect(Object.keys(testing).toSorted()).toEqual([
+      'KNOWN_SCHEMA_GAPS',
+      'McpTestClient',
+      'McpTestRequest',
+    ]);
   });
 
   it('is in the exports map, built to dist/testing', () => {

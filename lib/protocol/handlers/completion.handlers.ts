@@ -1,14 +1,15 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
-import { McpCall, type RequestScope } from '../execution/mcp-call.js';
-import { toProtocolError } from '../execution/protocol-error.mapper.js';
-import { reportUnexpectedError } from '../execution/unexpected-error.reporter.js';
-import type { McpCompletionContext } from '../interfaces/mcp-completion.interface.js';
-import { MAX_COMPLETION_VALUES } from '../mcp.constants.js';
-import { listedValues } from '../validation/string-values.coercer.js';
-import type { McpCatalog } from '../registry/mcp-catalog.js';
-import { unknownEntry } from './unknown-entry.error.js';
-import type { RegisteredPrompt, RegisteredTemplate } from '../registry/registered-primitives.js';
+import { McpCall, type RequestScope } from '../../execution/mcp-call.js';
+import { toProtocolError } from '../../execution/protocol-error.mapper.js';
+import { reportUnexpectedError } from '../../execution/unexpected-error.reporter.js';
+import type { McpCompletionContext } from '../../interfaces/mcp-completion.interface.js';
+import { MAX_COMPLETION_VALUES } from '../../mcp.constants.js';
+import { listedValues } from '../../validation/string-values.coercer.js';
+import type { McpCatalog } from '../../registry/mcp-catalog.js';
+import type { Handlers } from './handler-context.js';
+import { unknownEntry } from '../unknown-entry.error.js';
+import type { RegisteredPrompt, RegisteredTemplate } from '../../registry/registered-primitives.js';
 
 /**
  * Answers `completion/complete` for a prompt argument or a template variable. A caller
@@ -33,7 +34,13 @@ export async function complete(
     if (!isPrompt && catalog.resources.get(name)) return { completion: { values: [] } };
     throw unknownTarget();
   }
-  const listingCall = new McpCall(isPrompt ? 'prompt' : 'resource', name, filledIn, scope, 'list');
+  const listingCall = new McpCall({
+    kind: isPrompt ? 'prompt' : 'resource',
+    name,
+    arguments: filledIn,
+    scope,
+    phase: 'list',
+  });
   if (target.isVisible.guarded && !(await target.isVisible(listingCall))) throw unknownTarget();
   try {
     return {
@@ -95,3 +102,10 @@ function capped(
     hasMore: hasMore ?? total > sent.length,
   };
 }
+
+/** `completion/complete`. */
+export const completionHandlers: Handlers = (context, unit) => {
+  unit.server.setRequestHandler('completion/complete', (request, ctx) =>
+    complete(context.catalog, request, unit.scopeOf(ctx)),
+  );
+};

@@ -12,15 +12,15 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { McpCall } from '../execution/mcp-call.js';
-import { errorMessage } from '../utils/value-checks.util.js';
-import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
-import type { McpTask, McpTaskStore } from '../interfaces/mcp-task-store.interface.js';
-import type { PrimitiveRegistry } from '../registry/primitive.registry.js';
-import type { RegisteredTool } from '../registry/registered-primitives.js';
-import type { McpTaskRunner, TaskTiming } from '../tasks/mcp-task.runner.js';
-import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
-import { defaultTaskOwner } from '../tasks/task-owner.js';
+import type { McpCall } from '../../execution/mcp-call.js';
+import { errorMessage } from '../../utils/value-checks.util.js';
+import type { McpTasksOptions } from '../../interfaces/mcp-task-options.interface.js';
+import type { McpTask, McpTaskStore } from '../../interfaces/mcp-task-store.interface.js';
+import type { PrimitiveRegistry } from '../../registry/primitive.registry.js';
+import type { RegisteredTool } from '../../registry/registered-primitives.js';
+import type { McpTaskRunner, TaskTiming } from '../../tasks/mcp-task.runner.js';
+import type { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
+import { defaultTaskOwner } from '../../tasks/task-owner.js';
 import {
   declaresTasks,
   isFinal,
@@ -34,8 +34,8 @@ import {
   tasksExtensionRequired,
   TASKS_EXTENSION,
   unknownTask,
-} from '../tasks/task-protocol.js';
-import { TASK_RESULT } from './catalog-mcp.server.js';
+} from '../../tasks/task-wire.js';
+import { TASK_RESULT } from '../catalog-mcp.server.js';
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
@@ -52,10 +52,10 @@ type RequestOf = (serverContext: ServerContext) => unknown;
 /**
  * The MCP methods of tasks on the SDK servers the factory builds (docs/tasks.md): the
  * capability each revision advertises, the decision whether a `tools/call` becomes a
- * task, and `tasks/*`. The wire shapes come from `tasks/task-protocol.ts`; the work from
+ * task, and `tasks/*`. The wire shapes come from `tasks/task-wire.ts`; the work from
  * the runner and the store.
  */
-export class TaskMethods {
+export class TaskHandlers {
   private readonly ownerOf: (request: unknown) => string;
   /** The tasks each 2025 session started, whose status changes it is told of. */
   private readonly sessionTasks = new WeakMap<Server, Set<string>>();

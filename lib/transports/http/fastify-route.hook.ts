@@ -6,7 +6,7 @@ import { httpErrors } from './json-rpc-error.response.js';
 /**
  * Fastify's route config key (`@RouteConfig()` of `@nestjs/platform-fastify`, whose
  * `FASTIFY_ROUTE_CONFIG_METADATA` this is) that marks the MCP endpoint's routes; its value
- * is the endpoint, so each `McpModule` registration finds its own routes.
+ * is the registration's controller class, so each `McpModule` registration finds its own.
  */
 export const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
 export const MCP_ENDPOINT_ROUTE = 'nestjsMcpEndpoint';
@@ -72,9 +72,9 @@ const record: PreParsingHook = (request, _reply, payload, done) => {
  * answers the parser's refusals as JSON-RPC errors (after a 413, the rest of the body is
  * dropped as it arrives, as on Express); any other error goes on to the app's error handler.
  */
-export function createFastifyRouteHook(endpoint: object, limits: JsonBodyLimits) {
+export function createFastifyRouteHook(routeMarker: object, limits: JsonBodyLimits) {
   return function mcpRouteOptions(route: FastifyRouteOptions): void {
-    if (route.config?.[MCP_ENDPOINT_ROUTE] !== endpoint) return;
+    if (route.config?.[MCP_ENDPOINT_ROUTE] !== routeMarker) return;
     route.bodyLimit = limits.maxBodyBytes;
     route.preParsing = [route.preParsing ?? []].flat().concat(record);
     const appHandler = route.errorHandler;

@@ -7,8 +7,11 @@ import {
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TransportContext } from '../../execution/mcp-call.js';
-import type { McpServerHost } from '../../servers/mcp-server.host.js';
+import type {
+  CatalogList,
+  McpProtocolRuntime,
+  TransportContext,
+} from '../../protocol/protocol-runtime.interface.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 import { LeanExchangeTransport } from './lean-exchange.transport.js';
 import {
@@ -26,8 +29,12 @@ export interface LeanReply {
 
 type CreateServer = (era: ProtocolEra, transport: TransportContext) => McpServer;
 
-/** The lists whose answer can be served as cached JSON text, and their registries. */
-const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list']);
+/** The lists whose answer can be served as cached JSON text, and the catalog list of each. */
+const LIST_METHODS: ReadonlyMap<string, CatalogList> = new Map([
+  ['tools/list', 'tools'],
+  ['prompts/list', 'prompts'],
+  ['resources/list', 'resources'],
+]);
 
 /** Whether a schema declares `x-mcp-header` parameters somewhere (decided once per schema). */
 const declaresHeaders = new WeakMap<object, boolean>();
@@ -76,14 +83,14 @@ export class LeanPath {
   private readonly stopClearing: () => void;
 
   constructor(
-    private readonly host: McpServerHost,
+    private readonly server: McpProtocolRuntime,
     private readonly create: CreateServer,
     private readonly legacyStateless: boolean,
   ) {
     this.facts = {
-      isTaskTool: (name) => this.catalog.tools.get(name)?.task !== undefined,
+      isTaskTool: (name) => server.tool(name)?.task === true,
       declaresParamHeaders: (name) => {
-        const schema = this.catalog.tools.get(name)?.definition.inputSchema;
+        const schema = server.tool(name)?.inputSchema;
         if (!schema) return false;
         let found = declaresHeaders.get(schema);
         if (found === undefined) {
@@ -94,15 +101,11 @@ export class LeanPath {
       },
     };
     // Any change of the catalog (tools, prompts, resources, templates) ends every cached list.
-    this.stopClearing = host.notifier.subscribe((change) => {
+    this.stopClearing = server.onChange((change) => {
       if (change.kind === 'resource') return;
       this.generation += 1;
       this.lists.clear();
     });
-  }
-
-  private get catalog() {
-    return this.host.protocolServers.servedCatalog;
   }
 
   /**
@@ -177,7 +180,7 @@ export class LeanPath {
    */
   private listKeyOf(route: LeanRoute, locale: string | undefined): string | undefined {
     const { method, params } = route.message;
-    if (!LIST_METHODS.has(method) || this.host.protocolServers.tracing) return undefined;
+    if (!LIST_METHODS.has(method) || this.server.tracing) return undefined;
     if (params !== undefined && Object.keys(params).some((key) => key !== '_meta')) {
       return undefined;
     }
@@ -186,15 +189,8 @@ export class LeanPath {
 
   /** Lists no guard makes per caller. */
   private cacheable(route: LeanRoute): boolean {
-    const { tools, prompts, resources, templates } = this.catalog;
-    switch (route.message.method) {
-      case 'tools/list':
-        return tools.listedAlike;
-      case 'prompts/list':
-        return prompts.listedAlike;
-      default:
-        return resources.listedAlike && templates.listedAlike;
-    }
+    const list = LIST_METHODS.get(route.message.method);
+    return list !== undefined && this.server.listedAlike(list);
   }
 
   close(): void {

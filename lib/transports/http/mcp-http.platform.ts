@@ -8,6 +8,14 @@ interface FastifyInstanceLike {
   addHook(name: 'onRoute', hook: (route: object) => void): unknown;
 }
 
+/** How the platform tells the endpoint's requests (Express) and routes (Fastify) apart. */
+export interface EndpointRoute {
+  /** Whether a request is for the endpoint's path. */
+  readonly isEndpointRequest: (request: IncomingMessage) => boolean;
+  /** What the endpoint's routes carry in their Fastify route config (its controller class). */
+  readonly routeMarker: object;
+}
+
 /**
  * Gives the endpoint the reading of its own request bodies on the app's platform. Called
  * as soon as the HTTP adapter is known, which is before `app.init()` registers the body
@@ -17,7 +25,7 @@ interface FastifyInstanceLike {
 export function attachToPlatform(
   adapter: HttpServer,
   endpoint: StreamableHttpEndpoint,
-  isEndpointRequest: (request: IncomingMessage) => boolean,
+  { isEndpointRequest, routeMarker }: EndpointRoute,
 ): void {
   const type = (adapter as { getType?: () => string }).getType?.();
   if (type === 'express') {
@@ -25,7 +33,7 @@ export function attachToPlatform(
   } else if (type === 'fastify') {
     (adapter.getInstance() as FastifyInstanceLike).addHook(
       'onRoute',
-      createFastifyRouteHook(endpoint, endpoint.limits) as (route: object) => void,
+      createFastifyRouteHook(routeMarker, endpoint.limits) as (route: object) => void,
     );
   }
 }

@@ -1,74 +1,83 @@
 import type { Provider, Type } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import type { McpModuleOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_HTTP_PATH } from '../../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
-import { McpServerHost } from '../../servers/mcp-server.host.js';
-import { GUARDS_METADATA, PATH_METADATA } from '../../utils/nest-internals.js';
-import { resolveGuard } from '../guard.resolver.js';
-import { endpointPathMatcher } from './express-body.middleware.js';
-import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_ENDPOINT_ROUTE } from './fastify-route.hook.js';
-import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './mcp-http.constants.js';
-import { MCP_ROUTE_METHODS } from './mcp-http.controller.js';
-import { attachToPlatform } from './mcp-http.platform.js';
-import { McpOAuthGuard } from '../../oauth/mcp-oauth.guard.js';
 import { OAuthResourceServer } from '../../oauth/oauth-resource.server.js';
+import { ProtocolRuntime } from '../../protocol/protocol.runtime.js';
+import { endpointPathMatcher } from './express-body.middleware.js';
+import {
+  MCP_HTTP_CONTROLLER,
+  MCP_HTTP_ENDPOINT,
+  MCP_RESOURCE_SERVER,
+} from './mcp-http.constants.js';
+import { routeControllerAt, type McpHttpController } from './mcp-http.controller.js';
+import { attachToPlatform } from './mcp-http.platform.js';
 import { serveProtectedResourceMetadata } from './protected-resource.routes.js';
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
+/** The route path of a registration's endpoint, with the app's global prefix. */
+const routePathOf = (options: McpModuleOptions, appConfig: ApplicationConfig) => () =>
+  `${appConfig.getGlobalPrefix()}/${(options.http || undefined)?.path ?? DEFAULT_HTTP_PATH}`;
+
 /**
- * Creates the endpoint and gives the registration's controller its path and guards.
- * Factories run while instances are created, and Nest registers routes only after that,
- * so options from `forRootAsync` decide the route as well as those of `forRoot`.
+ * The endpoint of a registration, its OAuth resource server (with `auth`) and the route of
+ * its controller. Factories run while instances are created, and Nest registers routes
+ * only after that, so options from `forRootAsync` decide the route as well as those of
+ * `forRoot`.
  */
 export const mcpHttpProviders: Provider[] = [
+  {
+    provide: MCP_RESOURCE_SERVER,
+    inject: [MCP_MODULE_OPTIONS, ProtocolRuntime, ApplicationConfig],
+    useFactory: (
+      options: McpModuleOptions,
+      server: ProtocolRuntime,
+      appConfig: ApplicationConfig,
+    ) =>
+      options.http !== false && options.auth
+        ? new OAuthResourceServer(options.auth, {
+            routePath: routePathOf(options, appConfig),
+            namedScopes: () => server.namedScopes(),
+          })
+        : null,
+  },
   {
     provide: MCP_HTTP_ENDPOINT,
     inject: [
       MCP_MODULE_OPTIONS,
-      McpServerHost,
-      ModuleRef,
+      ProtocolRuntime,
+      MCP_RESOURCE_SERVER,
       MCP_HTTP_CONTROLLER,
       HttpAdapterHost,
       ApplicationConfig,
     ],
-    useFactory: async (
+    useFactory: (
       options: McpModuleOptions,
-      host: McpServerHost,
-      moduleRef: ModuleRef,
-      controller: Type,
+      server: ProtocolRuntime,
+      resourceServer: OAuthResourceServer | null,
+      controller: Type<McpHttpController>,
       adapterHost: HttpAdapterHost,
       appConfig: ApplicationConfig,
     ) => {
       if (options.http === false) return null;
-      const guards = await Promise.all(
-        (options.http?.guards ?? []).map((guard) => resolveGuard(moduleRef, guard)),
+      routeControllerAt(controller, options.http?.path ?? DEFAULT_HTTP_PATH);
+      const routePath = routePathOf(options, appConfig);
+      const endpoint = new StreamableHttpEndpoint(
+        server,
+        options.http,
+        resourceServer ?? undefined,
       );
-      const path = options.http?.path ?? DEFAULT_HTTP_PATH;
-      const routePath = () => `${appConfig.getGlobalPrefix()}/${path}`;
-      // With `auth`, the token is verified first, so the app's guards see `request.user`.
-      const resourceServer =
-        options.auth &&
-        new OAuthResourceServer(options.auth, { routePath, namedScopes: () => host.namedScopes() });
-      if (resourceServer) guards.unshift(new McpOAuthGuard(resourceServer));
-      Reflect.defineMetadata(PATH_METADATA, path, controller);
-      Reflect.defineMetadata(GUARDS_METADATA, guards, controller);
-      const endpoint = new StreamableHttpEndpoint(host, options.http, resourceServer);
-      // Marks this registration's routes for its Fastify `onRoute` hook (ignored on Express).
-      for (const method of MCP_ROUTE_METHODS) {
-        Reflect.defineMetadata(
-          FASTIFY_ROUTE_CONFIG_METADATA,
-          { [MCP_ENDPOINT_ROUTE]: endpoint },
-          controller.prototype[method],
-        );
-      }
       // The adapter is set before `app.init()` registers body parsers and routes (at once
       // with NestFactory.create, later with a testing module): `init$` replays it.
       const matcher = endpointPathMatcher(routePath);
       adapterHost.init$.subscribe(() => {
         const adapter = adapterHost.httpAdapter;
         if (!adapter) return;
-        attachToPlatform(adapter, endpoint, matcher);
+        attachToPlatform(adapter, endpoint, {
+          isEndpointRequest: matcher,
+          routeMarker: controller,
+        });
         if (resourceServer) {
           const resource = options.auth?.resource;
           serveProtectedResourceMetadata(adapter, {

@@ -1,6 +1,6 @@
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import type { OAuthResourceServer } from '../../oauth/oauth-resource.server.js';
-import type { McpServerHost } from '../../servers/mcp-server.host.js';
+import type { McpProtocolRuntime } from '../../protocol/protocol-runtime.interface.js';
 
 /**
  * The MCP SDK's scope challenge for one server with `auth`: before a `tools/call`,
@@ -13,12 +13,12 @@ import type { McpServerHost } from '../../servers/mcp-server.host.js';
  * keeps leaving out what the caller's guards refuse.
  */
 export function operationScopeChallenge(
-  host: McpServerHost,
+  server: McpProtocolRuntime,
   resourceServer: OAuthResourceServer,
 ): ScopeChallengeHandler {
   return ({ request, authInfo }) => {
     if (authInfo === undefined) return undefined;
-    const found = host.scopeRequirementOf(request);
+    const found = server.scopeRequirementOf(request);
     if (!found) return undefined;
     const needed = resourceServer.missingScopes(found.requirement, authInfo.scopes);
     if (!needed) return undefined;

@@ -8,9 +8,11 @@ import {
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TransportContext } from '../../execution/mcp-call.js';
 import type { OAuthResourceServer } from '../../oauth/oauth-resource.server.js';
-import type { McpServerHost } from '../../servers/mcp-server.host.js';
+import type {
+  McpProtocolRuntime,
+  TransportContext,
+} from '../../protocol/protocol-runtime.interface.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
@@ -64,7 +66,7 @@ function refuseBatch(body: unknown, request: IncomingMessage): Response | undefi
  * reading of its request bodies (see `json-body.reader.ts`) and its shutdown drain.
  */
 export class StreamableHttpEndpoint {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(StreamableHttpEndpoint.name);
   /**
    * The SDK builds a server per request through a factory that receives the web `Request`
    * it was given (`requestInfo`); this map leads from it to the platform request and
@@ -85,14 +87,14 @@ export class StreamableHttpEndpoint {
   private shuttingDown = false;
   private closed = false;
   readonly limits: JsonBodyLimits;
-  /** The server's `i18n`, read when the first request comes (the host is ready by then). */
+  /** The server's `i18n`, read when the first request comes (the server is ready by then). */
   private get localization() {
-    return this.host.protocolServers.localization;
+    return this.server.localization;
   }
 
   /** @param resourceServer the server's OAuth resource server, when it sets `auth` */
   constructor(
-    private readonly host: McpServerHost,
+    private readonly server: McpProtocolRuntime,
     options: McpHttpOptions = {},
     resourceServer?: OAuthResourceServer,
   ) {
@@ -107,14 +109,14 @@ export class StreamableHttpEndpoint {
       (request && this.transports.get(request)) ?? {};
     // With `auth`, an operation whose `@McpScopes()` the token lacks is refused by the
     // SDK with 403 insufficient_scope before it is dispatched (see scope-challenge.resolver.ts).
-    const challenge = resourceServer && operationScopeChallenge(host, resourceServer);
-    const create: McpServerHost['protocolServers']['create'] = (...args) => {
-      const product = host.protocolServers.create(...args);
+    const challenge = resourceServer && operationScopeChallenge(server, resourceServer);
+    const create: McpProtocolRuntime['serverFor'] = (...args) => {
+      const product = server.serverFor(...args);
       if (challenge) product.resolveScopeChallenge = challenge;
       return product;
     };
     const { legacySessions } = options;
-    const { scaleOut } = host.options;
+    const { scaleOut, name } = server.options;
     if (legacySessions) {
       this.sessions = new LegacySessionRouter(
         () =>
@@ -124,13 +126,12 @@ export class StreamableHttpEndpoint {
         legacySessions === true ? {} : legacySessions,
         scaleOut && {
           instanceId: scaleOut.instanceId,
-          eventStoreOf: (sessionId: string) =>
-            scaleOut.sessionEventStore(host.options.name, sessionId),
+          eventStoreOf: (sessionId: string) => scaleOut.sessionEventStore(name, sessionId),
         },
       );
     }
     if (options.leanPath !== false) {
-      this.lean = new LeanPath(host, (era, transport) => create(era, transport), !this.sessions);
+      this.lean = new LeanPath(server, (era, transport) => create(era, transport), !this.sessions);
     }
     this.handler = createMcpHandler(
       ({ era, requestInfo }) => create(era, transportOf(requestInfo)),
@@ -141,7 +142,7 @@ export class StreamableHttpEndpoint {
       },
     );
     // 2026-07-28 clients hear of changes on their `subscriptions/listen` streams.
-    this.stopNotifications = host.notifier.subscribe((change) => {
+    this.stopNotifications = server.onChange((change) => {
       const { notify } = this.handler;
       if (change.kind === 'tools') notify.toolsChanged();
       else if (change.kind === 'prompts') notify.promptsChanged();

@@ -15,7 +15,7 @@ import {
   resolveCallerRequest,
 } from '../caller.authenticator.js';
 import { validateStdioBootstrapOptions } from '../../options/stdio-options.validator.js';
-import { selectServerHost } from '../server-host.selector.js';
+import { selectServer } from '../server.selector.js';
 import { ClosableStdioTransport } from './closable-stdio.transport.js';
 import { redirectConsoleToStderr } from './console.redirect.js';
 import { StderrLogger } from './stderr.logger.js';
@@ -46,7 +46,7 @@ export interface McpStdioServer {
  * ```ts
  * // main-stdio.ts
  * import 'reflect-metadata';
- * import { bootstrapStdio } from 'nestjs-mcp';
+ * import { bootstrapStdio } from 'nestjs-mcp/stdio';
  * import { AppModule } from './app.module.js';
  *
  * await bootstrapStdio(AppModule, {
@@ -87,9 +87,9 @@ async function serve(
   restoreConsole: () => void,
 ): Promise<McpStdioServer> {
   const logger = new Logger('McpStdio');
-  const host = selectServerHost(app, options.server);
+  const server = selectServer(app, options.server);
   const request = await resolveCallerRequest(options.request);
-  await authenticateCaller(app, host, request, options.guards);
+  await authenticateCaller(app, server, request, options.guards);
   // SIGINT/SIGTERM close the app (its shutdown hooks run) before the process ends.
   app.enableShutdownHooks();
 
@@ -98,19 +98,18 @@ async function serve(
   const stdout = options.stdout ?? process.stdout;
   const transport = new ClosableStdioTransport(options.stdin, stdout, () => wireClosed());
   // `live`: the connection outlives requests, so catalog changes are pushed to it.
-  const { localization } = host.protocolServers;
+  const { localization } = server;
   // One connection, one language: the option, else the environment, else the default.
   const locale = localization?.pick(options.locale ?? environmentLocale());
   const connection = serveStdio(
-    ({ era }) =>
-      host.protocolServers.create(era, { request, ...(locale && { locale }) }, { live: true }),
+    ({ era }) => server.serverFor(era, { request, ...(locale && { locale }) }, { live: true }),
     {
       legacy: options.legacy ?? 'serve',
       transport,
       onerror: (error) => logger.warn(`MCP over stdio: ${error.message}`),
     },
   );
-  logger.log(`Serving the MCP server "${host.options.name}" over stdio`);
+  logger.log(`Serving the MCP server "${server.options.name}" over stdio`);
 
   const closed = ended.then(async () => {
     let exitCode = 0;

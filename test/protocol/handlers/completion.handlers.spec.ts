@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { McpCompletionContext } from '../../lib/interfaces/mcp-completion.interface.js';
-import { completeArgument } from '../../lib/protocol/argument.completer.js';
-import type { Completer, RegisteredPrompt } from '../../lib/registry/registered-primitives.js';
-import type { JsonSchema } from '../../lib/interfaces/json-schema.interface.js';
+import type { McpCompletionContext } from '../../../lib/interfaces/mcp-completion.interface.js';
+import { completeArgument } from '../../../lib/protocol/handlers/completion.handlers.js';
+import type { Completer, RegisteredPrompt } from '../../../lib/registry/registered-primitives.js';
+import type { JsonSchema } from '../../../lib/interfaces/json-schema.interface.js';
 
 const schema: JsonSchema = {
   type: 'object',

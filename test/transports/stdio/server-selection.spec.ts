@@ -1,25 +1,24 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
-import { McpServerHost } from '../../../lib/servers/mcp-server.host.js';
+import type { ProtocolRuntime } from '../../../lib/protocol/protocol.runtime.js';
+import { ProtocolRuntimes } from '../../../lib/protocol/protocol-runtimes.js';
 import {
-  listServerHosts,
-  selectServerHost,
+  listServers,
+  selectServer,
   ServerSelectionError,
-} from '../../../lib/transports/server-host.selector.js';
+} from '../../../lib/transports/server.selector.js';
 
-/** A host as Nest would hold it, without bootstrapping one. */
-const host = (name: string): McpServerHost =>
-  Object.assign(Object.create(McpServerHost.prototype), { options: { name, version: '1.0.0' } });
+/** A server's run time as a registration registers it, without bootstrapping one. */
+const server = (name: string) =>
+  ({ options: { name, version: '1.0.0', http: false } }) as unknown as ProtocolRuntime;
 
-/** An app whose providers are these hosts (and something else), as DiscoveryService lists them. */
-function appWith(...hosts: McpServerHost[]): INestApplicationContext {
-  const providers = [{ instance: {} }, ...hosts.map((instance) => ({ instance }))];
-  // The same host exported to another module is one instance, listed once.
-  if (hosts[0]) providers.push({ instance: hosts[0] });
+/** An app whose McpModule registrations registered these run times. */
+function appWith(...servers: ProtocolRuntime[]): INestApplicationContext {
+  const runtimes = new ProtocolRuntimes();
+  for (const registered of servers) runtimes.register(registered);
   return {
     get: (token: unknown) => {
-      if (token === DiscoveryService) return { getProviders: () => providers };
+      if (token === ProtocolRuntimes) return runtimes;
       throw new Error('not found');
     },
   } as unknown as INestApplicationContext;
@@ -27,15 +26,24 @@ function appWith(...hosts: McpServerHost[]): INestApplicationContext {
 
 // stdio, `nestjs-mcp serve` and `nestjs-mcp call` serve one server; these are the rules.
 describe('choosing the MCP server to serve', () => {
-  it('finds every McpModule registration, once each', () => {
-    const [a, b] = [host('a'), host('b')];
-    expect(listServerHosts(appWith(a, b))).toEqual([a, b]);
+  it('finds every McpModule registration, in order', () => {
+    const [a, b] = [server('a'), server('b')];
+    expect(listServers(appWith(a, b))).toEqual([a, b]);
+  });
+
+  it('finds none in a context without McpModule', () => {
+    const app = {
+      get: () => {
+        throw new Error('not found');
+      },
+    } as unknown as INestApplicationContext;
+    expect(listServers(app)).toEqual([]);
   });
 
   it('takes the only server, or the one named', () => {
-    const [a, b] = [host('a'), host('b')];
-    expect(selectServerHost(appWith(a))).toBe(a);
-    expect(selectServerHost(appWith(a, b), 'b')).toBe(b);
+    const [a, b] = [server('a'), server('b')];
+    expect(selectServer(appWith(a))).toBe(a);
+    expect(selectServer(appWith(a, b), 'b')).toBe(b);
   });
 
   it.each([
@@ -48,10 +56,10 @@ describe('choosing the MCP server to serve', () => {
     },
     { hosts: [], name: undefined, kind: 'none', text: 'import McpModule.forRoot' },
   ])('says what to do when the choice fails ($kind)', ({ hosts, name, kind, text }) => {
-    const app = appWith(...hosts.map(host));
-    expect(() => selectServerHost(app, name)).toThrow(ServerSelectionError);
+    const app = appWith(...hosts.map(server));
+    expect(() => selectServer(app, name)).toThrow(ServerSelectionError);
     try {
-      selectServerHost(app, name);
+      selectServer(app, name);
     } catch (error) {
       expect((error as ServerSelectionError).kind).toBe(kind);
       expect((error as Error).message).toContain(text);

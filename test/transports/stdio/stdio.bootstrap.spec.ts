@@ -6,14 +6,8 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import {
-  McpModule,
-  McpServerHost,
-  McpTool,
-  bootstrapStdio,
-  CallerRefusedError,
-  type StdioBootstrapOptions,
-} from 'nestjs-mcp';
+import { McpModule, McpServerHost, McpTool } from 'nestjs-mcp';
+import { bootstrapStdio, CallerRefusedError, type StdioBootstrapOptions } from 'nestjs-mcp/stdio';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureLogs } from '../../support/captured-logs.js';

@@ -1,0 +1,65 @@
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { resourceNotFound } from '../../execution/protocol-error.mapper.js';
+import type { Handlers } from './handler-context.js';
+import { listPage } from './list-page.js';
+
+/** `resources/list`, `resources/templates/list` and `resources/read`. */
+export const resourceHandlers: Handlers = (context, unit) => {
+  const { catalog } = context;
+  const { resources, templates } = catalog;
+  const { server } = unit;
+
+  server.setRequestHandler('resources/list', async (request, ctx) => {
+    const cursor = request.params?.cursor;
+    const { items, nextCursor } = await listPage(
+      context,
+      unit,
+      resources,
+      'resources',
+      ctx,
+      cursor,
+    );
+    if (!context.listTemplatesAsResources || nextCursor) return { resources: items, nextCursor };
+    // Templates follow the last page of resources, for clients that never list templates.
+    const all = await listPage(
+      context,
+      unit,
+      templates,
+      'templates',
+      ctx,
+      undefined,
+      Number.MAX_SAFE_INTEGER,
+    );
+    const asResources = all.items.map(({ uriTemplate, ...rest }) => ({
+      ...rest,
+      uri: uriTemplate,
+    }));
+    return { resources: [...items, ...asResources] };
+  });
+
+  server.setRequestHandler('resources/templates/list', async (request, ctx) => {
+    const cursor = request.params?.cursor;
+    const { items, nextCursor } = await listPage(
+      context,
+      unit,
+      templates,
+      'templates',
+      ctx,
+      cursor,
+    );
+    return { resourceTemplates: items, nextCursor };
+  });
+
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const { uri } = request.params;
+    const found = catalog.findResource(uri);
+    const scope = unit.scopeOf(ctx);
+    if (!found) throw resourceNotFound(uri, unit.era, scope.texts);
+    const result = await found.resource.read(
+      context.call('resource', uri, found.variables, scope),
+      uri,
+    );
+    if (!unit.canAsk && isInputRequiredResult(result)) context.cannotAsk(`resource "${uri}"`);
+    return result;
+  });
+};

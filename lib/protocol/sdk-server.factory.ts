@@ -1,0 +1,182 @@
+import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
+import { Logger } from '@nestjs/common';
+import { McpCall, type TransportContext } from '../execution/mcp-call.js';
+import type { McpLocalization } from '../i18n/mcp-localization.js';
+import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
+import { cannotAskMessage } from '../mcp.messages.js';
+import type { McpCatalog } from '../registry/mcp-catalog.js';
+import { CallPhaseSpans } from '../telemetry/call-phase.spans.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { CatalogMcpServer } from './catalog-mcp.server.js';
+import { DeprecatedAliases } from './deprecated-aliases.js';
+import { completionHandlers } from './handlers/completion.handlers.js';
+import type { HandlerContext, HandlerUnit, Handlers } from './handlers/handler-context.js';
+import { promptHandlers } from './handlers/prompt.handlers.js';
+import { resourceHandlers } from './handlers/resource.handlers.js';
+import { subscriptionHandlers } from './handlers/subscription.handlers.js';
+import type { TaskHandlers } from './handlers/task.handlers.js';
+import { toolHandlers } from './handlers/tool.handlers.js';
+import { editionOf, localizedServerArgs } from './localized-serving.js';
+import type { McpNotifier } from './mcp-notifier.js';
+import type { TransportResolver } from './protocol-runtime.interface.js';
+import type { RequestScopes } from './request-scopes.js';
+import { traceServer, type ServingUnit } from './server-tracing.js';
+
+const DEFAULT_PAGE_SIZE = 100;
+
+/** The MCP methods every SDK server answers from the catalog (tasks join when a tool is one). */
+const HANDLERS: readonly Handlers[] = [
+  toolHandlers,
+  promptHandlers,
+  resourceHandlers,
+  completionHandlers,
+  subscriptionHandlers,
+];
+
+type ServerArgs = ConstructorParameters<typeof CatalogMcpServer>;
+
+/** What the factory is made of: one server's catalog and what serves it. */
+export interface SdkServerParts {
+  readonly options: McpModuleOptions;
+  readonly catalog: McpCatalog;
+  readonly notifier: McpNotifier;
+  readonly scopes: RequestScopes;
+  readonly tasks: TaskHandlers;
+  /** The `i18n` option, read and checked; `undefined` without it (nothing is localized). */
+  readonly localization?: McpLocalization;
+}
+
+/**
+ * Builds the SDK server that answers one serving unit (an HTTP request, a stdio
+ * connection, a 2025 session): an `McpServer` whose low-level `Server` carries the
+ * handlers of the table above. The SDK owns framing, era negotiation, wire shapes, the
+ * logging level, multi round-trip flows and `subscriptions/listen`; the handlers only plug
+ * the catalog in. They close over the catalog, so a new server costs the same with 10 tools
+ * or 1,000.
+ */
+export class SdkServerFactory {
+  private readonly logger = new Logger(SdkServerFactory.name);
+  /** What every server gets: the same for each serving unit. */
+  private readonly serverArgs: ServerArgs;
+  /** The same per locale with `i18n` (the instructions differ). */
+  private readonly serverArgsIn?: ReadonlyMap<string, ServerArgs>;
+  private readonly context: HandlerContext;
+  /** Loaded here, at bootstrap: `undefined` with `telemetry: false` or no OpenTelemetry API. */
+  private readonly telemetry?: McpTelemetry;
+  /** Whether a tool of the catalog runs as a task: then the servers speak `tasks/*`. */
+  private hasTaskTools = false;
+  private warnedCannotAsk = false;
+
+  constructor(private readonly parts: SdkServerParts) {
+    const { options, catalog, localization, scopes, tasks, notifier } = parts;
+    const findTaskTools = () => {
+      this.hasTaskTools = catalog.tools.entries().some((tool) => tool.task !== undefined);
+    };
+    findTaskTools();
+    catalog.tools.onChange(findTaskTools);
+    this.serverArgs = [
+      { name: options.name, version: options.version },
+      {
+        ...(options.instructions && { instructions: options.instructions }),
+        requestState: { verify: scopes.verifyRequestState },
+      },
+      (name) => catalog.tools.get(name)?.definition.inputSchema,
+    ];
+    this.serverArgsIn = localization && localizedServerArgs(this.serverArgs, localization);
+    const telemetry = McpTelemetry.create(options.telemetry);
+    this.telemetry = telemetry;
+    tasks.traceWith(telemetry);
+    this.context = {
+      catalog,
+      notifier,
+      pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+      listTemplatesAsResources: options.listTemplatesAsResources === true,
+      ...(localization && { localization }),
+      aliases: new DeprecatedAliases(),
+      call: (kind, name, args, scope) => {
+        const phases = telemetry && CallPhaseSpans.of(telemetry);
+        return new McpCall({ kind, name, arguments: args, scope, ...(phases && { phases }) });
+      },
+      cannotAsk: (what) => this.warnCannotAsk(what),
+    };
+  }
+
+  /** Whether requests are traced now: an answer served from a cache would have no span. */
+  get tracing(): boolean {
+    return this.telemetry?.recording === true;
+  }
+
+  /** The SDK server of one serving unit, its handlers registered. */
+  serverFor(
+    era: ProtocolEra,
+    transport: TransportContext | TransportResolver,
+    unit: ServingUnit = {},
+  ): CatalogMcpServer {
+    const mcpServer = new CatalogMcpServer(...this.argsFor(transport));
+    if (this.telemetry) traceServer(this.telemetry, mcpServer, era, transport, unit, this.knows);
+    // The handlers go on the low-level server: registering every tool on the McpServer per
+    // request would cost O(tools) per request.
+    const { server } = mcpServer;
+    const live = unit.live === true;
+    // Changes and questions reach 2026-07-28 clients always (listen streams, input
+    // requests), 2025-era clients only on a connection (stdio, a session).
+    const canAsk = era === 'modern' || live;
+    const tasks = this.hasTaskTools ? this.parts.tasks : undefined;
+    server.registerCapabilities({
+      tools: { listChanged: canAsk },
+      prompts: { listChanged: canAsk },
+      resources: { subscribe: canAsk, listChanged: canAsk },
+      completions: {},
+      logging: {},
+      ...tasks?.capabilities(era),
+    });
+    // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
+    const transportOf = typeof transport === 'function' ? transport : () => transport;
+    const legacyClientCapabilities = () => server.getClientCapabilities();
+    const handlerUnit: HandlerUnit = {
+      server,
+      era,
+      live,
+      canAsk,
+      ...(tasks && { tasks }),
+      scopeOf: (ctx: ServerContext) =>
+        this.parts.scopes.of(ctx, era, transportOf(ctx), legacyClientCapabilities),
+    };
+    for (const register of HANDLERS) register(this.context, handlerUnit);
+    tasks?.register(server, era, (ctx) => transportOf(ctx).request, this.context.pageSize, live);
+    return mcpServer;
+  }
+
+  /**
+   * A server that serves one request or connection answers `initialize` and
+   * `server/discover` in its locale; a 2025 session's varies per message, and so gets the
+   * default.
+   */
+  private argsFor(transport: TransportContext | TransportResolver): ServerArgs {
+    const { localization } = this.parts;
+    if (!localization || typeof transport === 'function') return this.serverArgs;
+    const { locale } = editionOf(localization, transport);
+    return this.serverArgsIn?.get(locale) ?? this.serverArgs;
+  }
+
+  /** Whether a `tools/call` or `prompts/get` names an entry of the catalog (made once). */
+  private readonly knows = (method: string, name: unknown): boolean => {
+    const { tools, prompts } = this.parts.catalog;
+    return (
+      typeof name === 'string' &&
+      ((method === 'tools/call' && tools.get(name) !== undefined) ||
+        (method === 'prompts/get' && prompts.get(name) !== undefined))
+    );
+  };
+
+  /**
+   * Tells the developer, once, why a 2025-era client got an error instead of a question:
+   * the SDK answers `inputRequired(...)` on a per-request 2025 exchange with "cannot request
+   * input", which says what happened but not what to change.
+   */
+  private warnCannotAsk(what: string): void {
+    if (this.warnedCannotAsk) return;
+    this.warnedCannotAsk = true;
+    this.logger.warn(cannotAskMessage(what));
+  }
+}
