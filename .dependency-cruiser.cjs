@@ -52,6 +52,16 @@ module.exports = {
       to: { path: later(index) },
     })),
     {
+      name: 'edges-reach-a-server-through-its-runtime',
+      comment:
+        'transports/, cli/ and testing/ reach a server through its protocol runtime ' +
+        '(McpProtocolRuntime), never through the registry, execution or the public host ' +
+        '(docs/architecture.md, "A request flows one way").',
+      severity: 'error',
+      from: { path: '^lib/(transports|cli|testing)/' },
+      to: { path: '^lib/(registry|execution|servers)/' },
+    },
+    {
       name: 'no-folder-cycles',
       comment: 'Folders of lib/ import each other one way only, type imports included.',
       severity: 'error',

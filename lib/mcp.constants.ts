@@ -1,4 +1,4 @@
-/** Metadata key under which `@McpTool()` stores its options on a method. @internal */
+/** Metadata key under which `@McpTool()` stores its options on a method. */
 export const MCP_TOOL_METADATA = 'mcp:tool';
 
 /** The `ExecutionContext#getType()` of every MCP call: `'mcp'`. */
@@ -9,7 +9,6 @@ export const MCP_CONTEXT_TYPE = 'mcp';
  * so that user `createParamDecorator` decorators and per-parameter pipes work on tools.
  * The values are far from Nest's `RouteParamtypes` (0..12), which are also honoured
  * where they make sense (`@Req()`).
- * @internal
  */
 export enum McpParamtype {
   ARGUMENTS = 100,
@@ -25,33 +24,33 @@ export const PRIMITIVE_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,128}$/;
 /** Where the HTTP endpoint is mounted when `http.path` is not given. */
 export const DEFAULT_HTTP_PATH = 'mcp';
 
-/** Metadata key of `@McpScopes()`. @internal */
+/** Metadata key of `@McpScopes()`. */
 export const MCP_SCOPES_METADATA = 'mcp:scopes';
 
-/** Metadata key of `@McpHidden()`: the reason a method stays off MCP. @internal */
+/** Metadata key of `@McpHidden()`: the reason a method stays off MCP. */
 export const MCP_HIDDEN_METADATA = 'mcp:hidden';
 
-/** Metadata key of the class decorator `@McpTools()`. @internal */
+/** Metadata key of the class decorator `@McpTools()`. */
 export const MCP_TOOLS_METADATA = 'mcp:tools';
 
-/** Metadata key under which `@McpPrompt()` stores its options on a method. @internal */
+/** Metadata key under which `@McpPrompt()` stores its options on a method. */
 export const MCP_PROMPT_METADATA = 'mcp:prompt';
 
-/** Metadata key under which `@McpResource()` stores its options on a method. @internal */
+/** Metadata key under which `@McpResource()` stores its options on a method. */
 export const MCP_RESOURCE_METADATA = 'mcp:resource';
 
-/** Metadata key under which `@McpCompletion()` stores its target on a method. @internal */
+/** Metadata key under which `@McpCompletion()` stores its target on a method. */
 export const MCP_COMPLETION_METADATA = 'mcp:completion';
 
 /** At most this many completion values go to the client (MCP `completion/complete`). */
 export const MAX_COMPLETION_VALUES = 100;
 
-/** Metadata key of the class decorator `@McpGroup()`. @internal */
+/** Metadata key of the class decorator `@McpGroup()`. */
 export const MCP_GROUP_METADATA = 'mcp:group';
 
 /**
  * Metadata key of the parameter layout `ExternalContextCreator` reads for an MCP method
- * (written by discovery, read by the pipeline). @internal
+ * (written by discovery, read by the pipeline).
  */
 export const MCP_ARGS_METADATA = 'mcp:route-args';
 
@@ -59,7 +58,6 @@ export const MCP_ARGS_METADATA = 'mcp:route-args';
  * Name of the static method the compiler plugin `nestjs-mcp/plugin` adds to a class to
  * carry its docblocks (like `_OPENAPI_METADATA_FACTORY` of `@nestjs/swagger`'s plugin): a
  * method, so that it is read when discovery asks, and needs no import in the class's file.
- * @internal
  */
 export const MCP_DOCBLOCK_METADATA_FACTORY = '_MCP_DOCBLOCK_METADATA';
 

@@ -1,14 +1,14 @@
 import {
-  InMemoryTransport,
   LATEST_PROTOCOL_VERSION,
   METHOD_NOT_FOUND,
   type JSONRPCMessage,
-  type McpServer,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import type {
   McpProtocolRuntime,
   TransportContext,
 } from '../protocol/protocol-runtime.interface.js';
+import { connectInProcess, type InProcessConnection } from '../transports/server.connection.js';
 
 /** A JSON-RPC error answer, as the server sent it. */
 export class InProcessRequestError extends Error {
@@ -25,18 +25,18 @@ export class InProcessRequestError extends Error {
 type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
 
 /**
- * Sends MCP requests to one of the app's servers without any I/O: a server from the
- * host's factory (the same tools, guards, pipes and filters as over HTTP and stdio) on one
- * half of the SDK's linked in-memory pair, a minimal 2025-era JSON-RPC client on the other.
- * It is internal: the CLI uses it, and a public testing kit can grow from it.
+ * Sends MCP requests to one of the app's servers without any I/O, over the in-process
+ * connection stdio and the testing kit use too (`connectInProcess`), as a minimal 2025-era
+ * JSON-RPC client: the CLI ships without `@modelcontextprotocol/client`, which the testing
+ * kit drives instead.
  */
 export class InProcessRequester {
   private nextId = 1;
   private readonly pending = new Map<number | string, Pending>();
 
   private constructor(
-    private readonly client: InMemoryTransport,
-    private readonly server: McpServer,
+    private readonly client: Transport,
+    private readonly connection: InProcessConnection,
   ) {}
 
   /** Connects to a fresh SDK server of `runtime` for the given caller and runs the `initialize` handshake. */
@@ -44,12 +44,11 @@ export class InProcessRequester {
     runtime: McpProtocolRuntime,
     transport: TransportContext = {},
   ): Promise<InProcessRequester> {
-    const [client, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = runtime.serverFor('legacy', transport);
-    const requester = new InProcessRequester(client, server);
+    const connection = connectInProcess(runtime, transport);
+    const { client } = connection;
+    const requester = new InProcessRequester(client, connection);
     // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's Transport has no addEventListener
     client.onmessage = (message) => requester.receive(message);
-    await server.connect(serverSide);
     await client.start();
     await requester.request('initialize', {
       protocolVersion: LATEST_PROTOCOL_VERSION,
@@ -78,7 +77,7 @@ export class InProcessRequester {
     for (const { reject } of this.pending.values())
       reject(new Error('The in-process connection was closed.'));
     this.pending.clear();
-    await this.server.close();
+    await this.connection.close();
   }
 
   private receive(message: JSONRPCMessage): void {

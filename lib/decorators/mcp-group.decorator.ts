@@ -2,7 +2,7 @@ import { SetMetadata } from '@nestjs/common';
 import type { McpGroupOptions } from '../interfaces/mcp-group-options.interface.js';
 import { MCP_GROUP_METADATA } from '../mcp.constants.js';
 
-/** What `@McpGroup()` stores on the class. @internal */
+/** What `@McpGroup()` stores on the class. */
 export interface McpGroupMetadata extends McpGroupOptions {
   readonly group: string;
 }

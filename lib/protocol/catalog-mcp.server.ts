@@ -1,4 +1,11 @@
-import { McpServer, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  Server,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { traceConnection, type TracedConnection } from '../telemetry/connection.tracer.js';
 import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 
@@ -8,17 +15,42 @@ import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
  */
 export const TASK_RESULT = Symbol('nestjs-mcp task result');
 
-type Handler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
-
-/** What the low-level server lets subclasses wrap (`Protocol#_wrapHandler`, a documented hook). */
-interface WrappingServer {
-  _wrapHandler(method: string, handler: Handler): Handler;
-}
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /** Carries a task result past the SDK's result checks, which it must not go through. */
 class TaskResultCarrier {
-  constructor(readonly result: object) {}
+  constructor(readonly result: Result) {}
 }
+
+/**
+ * The SDK's low-level `Server`, with `tools/call` answers that are tasks let through. The
+ * SDK wraps each handler through `_wrapHandler`, its documented hook for subclasses; for
+ * `tools/call` it still validates the request, and checks the result as a tool result,
+ * which a task (`CreateTaskResult`) is not.
+ */
+export class TaskAwareServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    const wrapped = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if (typeof result === 'object' && result !== null && TASK_RESULT in result) {
+        throw new TaskResultCarrier(result);
+      }
+      return result;
+    });
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        if (error instanceof TaskResultCarrier) return error.result;
+        throw error;
+      }
+    };
+  }
+}
+
+type ServerInfo = ConstructorParameters<typeof McpServer>[0];
+type ServerOptions = ConstructorParameters<typeof McpServer>[1];
 
 /**
  * The SDK's `McpServer`, used only as the product the HTTP entry expects: before a modern
@@ -28,35 +60,19 @@ class TaskResultCarrier {
  * Every transport connects it, so it is also where telemetry sees each request.
  */
 export class CatalogMcpServer extends McpServer {
+  /** The low-level server that carries the handlers, and lets task results through. */
+  override readonly server: TaskAwareServer;
   private tracing?: { telemetry: McpTelemetry; connection: TracedConnection };
 
   constructor(
-    info: ConstructorParameters<typeof McpServer>[0],
-    options: ConstructorParameters<typeof McpServer>[1],
+    info: ServerInfo,
+    options: ServerOptions,
     private readonly inputSchemaOf: (toolName: string) => Record<string, unknown> | undefined,
   ) {
-    super(info, options);
-    const server = this.server as unknown as WrappingServer;
-    const wrap = server._wrapHandler.bind(server);
-    // The SDK still validates the request; a task result skips its tool-result checks.
-    server._wrapHandler = (method, handler) => {
-      if (method !== 'tools/call') return wrap(method, handler);
-      const wrapped = wrap(method, async (request, ctx) => {
-        const result = await handler(request, ctx);
-        if (typeof result === 'object' && result !== null && TASK_RESULT in result) {
-          throw new TaskResultCarrier(result);
-        }
-        return result;
-      });
-      return async (request, ctx) => {
-        try {
-          return await wrapped(request, ctx);
-        } catch (error) {
-          if (error instanceof TaskResultCarrier) return error.result;
-          throw error;
-        }
-      };
-    };
+    // The McpServer's own server is made with no capability, so with no handler, and
+    // replaced: everything the McpServer does goes through `this.server`.
+    super(info);
+    this.server = new TaskAwareServer(info, options);
   }
 
   override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {

@@ -17,6 +17,7 @@ import { subscriptionHandlers } from './handlers/subscription.handlers.js';
 import type { TaskHandlers } from './handlers/task.handlers.js';
 import { toolHandlers } from './handlers/tool.handlers.js';
 import { editionOf, localizedServerArgs } from './localized-serving.js';
+import { supportedRevisions } from './protocol-revisions.js';
 import type { McpNotifier } from './mcp-notifier.js';
 import type { TransportResolver } from './protocol-runtime.interface.js';
 import type { RequestScopes } from './request-scopes.js';
@@ -56,10 +57,10 @@ export interface SdkServerParts {
  */
 export class SdkServerFactory {
   private readonly logger = new Logger(SdkServerFactory.name);
-  /** What every server gets: the same for each serving unit. */
-  private readonly serverArgs: ServerArgs;
-  /** The same per locale with `i18n` (the instructions differ). */
-  private readonly serverArgsIn?: ReadonlyMap<string, ServerArgs>;
+  /** What every server of an era gets: the same for each serving unit. */
+  private readonly serverArgs: Readonly<Record<ProtocolEra, ServerArgs>>;
+  /** The same per era and locale with `i18n` (the instructions differ). */
+  private readonly serverArgsIn?: Readonly<Record<ProtocolEra, ReadonlyMap<string, ServerArgs>>>;
   private readonly context: HandlerContext;
   /** Loaded here, at bootstrap: `undefined` with `telemetry: false` or no OpenTelemetry API. */
   private readonly telemetry?: McpTelemetry;
@@ -74,15 +75,20 @@ export class SdkServerFactory {
     };
     findTaskTools();
     catalog.tools.onChange(findTaskTools);
-    this.serverArgs = [
+    const argsOf = (era: ProtocolEra): ServerArgs => [
       { name: options.name, version: options.version },
       {
         ...(options.instructions && { instructions: options.instructions }),
         requestState: { verify: scopes.verifyRequestState },
+        supportedProtocolVersions: supportedRevisions(era),
       },
       (name) => catalog.tools.get(name)?.definition.inputSchema,
     ];
-    this.serverArgsIn = localization && localizedServerArgs(this.serverArgs, localization);
+    this.serverArgs = { legacy: argsOf('legacy'), modern: argsOf('modern') };
+    this.serverArgsIn = localization && {
+      legacy: localizedServerArgs(this.serverArgs.legacy, localization),
+      modern: localizedServerArgs(this.serverArgs.modern, localization),
+    };
     const telemetry = McpTelemetry.create(options.telemetry);
     this.telemetry = telemetry;
     tasks.traceWith(telemetry);
@@ -112,7 +118,7 @@ export class SdkServerFactory {
     transport: TransportContext | TransportResolver,
     unit: ServingUnit = {},
   ): CatalogMcpServer {
-    const mcpServer = new CatalogMcpServer(...this.argsFor(transport));
+    const mcpServer = new CatalogMcpServer(...this.argsFor(era, transport));
     if (this.telemetry) traceServer(this.telemetry, mcpServer, era, transport, unit, this.knows);
     // The handlers go on the low-level server: registering every tool on the McpServer per
     // request would cost O(tools) per request.
@@ -152,11 +158,11 @@ export class SdkServerFactory {
    * `server/discover` in its locale; a 2025 session's varies per message, and so gets the
    * default.
    */
-  private argsFor(transport: TransportContext | TransportResolver): ServerArgs {
+  private argsFor(era: ProtocolEra, transport: TransportContext | TransportResolver): ServerArgs {
     const { localization } = this.parts;
-    if (!localization || typeof transport === 'function') return this.serverArgs;
+    if (!localization || typeof transport === 'function') return this.serverArgs[era];
     const { locale } = editionOf(localization, transport);
-    return this.serverArgsIn?.get(locale) ?? this.serverArgs;
+    return this.serverArgsIn?.[era].get(locale) ?? this.serverArgs[era];
   }
 
   /** Whether a `tools/call` or `prompts/get` names an entry of the catalog (made once). */

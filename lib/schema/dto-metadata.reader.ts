@@ -15,14 +15,14 @@ export type ValidationMetadata = ReturnType<
   MetadataStorage['getTargetValidationMetadatas']
 >[number];
 
-/** @internal A property class-validator knows about, with its rules. */
+/** A property class-validator knows about, with its rules. */
 export interface DtoProperty {
   readonly name: string;
   readonly metadatas: readonly ValidationMetadata[];
 }
 
 /**
- * @internal The validated properties of a class, in declaration order: inherited ones
+ * The validated properties of a class, in declaration order: inherited ones
  * first (as in an instance), then the class's own.
  */
 export function getDtoProperties(dto: Function): DtoProperty[] {
@@ -53,7 +53,7 @@ export function getDtoProperties(dto: Function): DtoProperty[] {
 }
 
 /**
- * @internal The name of the validator behind a rule (`isString`, `isEnum`, the `name` of a
+ * The name of the validator behind a rule (`isString`, `isEnum`, the `name` of a
  * `registerDecorator()`), as `getTargetValidatorConstraints()` reports it; the keys of
  * `VALIDATION_CONSTRAINT_CONVERTERS`. `undefined` for a rule without a name.
  */
@@ -62,7 +62,7 @@ export function validatorNameOf(metadata: ValidationMetadata): string | undefine
   return constraint?.name ?? metadata.name;
 }
 
-/** @internal `@Type(() => Base, { discriminator })`: the subtype is picked per value. */
+/** `@Type(() => Base, { discriminator })`: the subtype is picked per value. */
 export interface NestedDiscriminator {
   /** The property of the value that names the subtype. */
   readonly property: string;
@@ -71,7 +71,7 @@ export interface NestedDiscriminator {
   readonly keep: boolean;
 }
 
-/** @internal Where `@ValidateNested()` leads. */
+/** Where `@ValidateNested()` leads. */
 export interface NestedTarget {
   /** The DTO class; `undefined` when a `@Type()` discriminator picks it per value. */
   readonly type: Function | undefined;
@@ -152,7 +152,7 @@ function readDiscriminator(
 }
 
 /**
- * @internal The class `@ValidateNested()` validates for `dto[property]`: from
+ * The class `@ValidateNested()` validates for `dto[property]`: from
  * class-transformer's `@Type()`, else from `design:type` when that names a class.
  * @throws DtoSchemaError when neither names a class.
  */
@@ -195,7 +195,7 @@ export function resolveNestedTarget(dto: Function, property: string, each: boole
   );
 }
 
-/** @internal The class `@Type()` names for a property (no discriminator), if any. */
+/** The class `@Type()` names for a property (no discriminator), if any. */
 export function declaredType(dto: Function, property: string): Function | undefined {
   const metadata = transformerStorage()?.findTypeMetadata(dto, property);
   if (!metadata || metadata.options?.discriminator) return undefined;
@@ -207,7 +207,7 @@ export function declaredType(dto: Function, property: string): Function | undefi
 }
 
 /**
- * @internal Whether `@Exclude()` (or `@Exclude({ toPlainOnly: true })`) keeps a property
+ * Whether `@Exclude()` (or `@Exclude({ toPlainOnly: true })`) keeps a property
  * out of `instanceToPlain()`, so that it is never part of a result.
  */
 export function excludedFromPlain(dto: Function, property: string): boolean {

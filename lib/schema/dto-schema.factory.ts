@@ -51,7 +51,6 @@ export interface InputSchemaOptions {
  * listed in `KNOWN_SCHEMA_GAPS`.
  *
  * It holds no cache: the caller builds each schema once, at bootstrap.
- * @internal
  */
 export class DtoSchemaFactory {
   constructor(private readonly options: DtoSchemaFactoryOptions = {}) {}

@@ -125,7 +125,7 @@ const param = (error: ErrorObject, name: string): string | undefined => {
 };
 
 /**
- * @internal Turns Ajv's errors into issues a model can act on: each at a JSON Pointer,
+ * Turns Ajv's errors into issues a model can act on: each at a JSON Pointer,
  * the missing property at its own path, each unknown property named, the allowed values of
  * an `enum` or `const` listed, and a `null` sent for an optional property that the schema
  * lists without null told to be left out. Noise from alternatives is dropped: the summary

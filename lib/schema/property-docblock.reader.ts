@@ -17,7 +17,6 @@ export interface MethodDocblockMetadata {
 /**
  * What the static `_MCP_DOCBLOCK_METADATA()` that `nestjs-mcp/plugin` adds to a class
  * returns: the docblocks of the class's own members (inherited ones are on the base class).
- * @internal
  */
 export interface DocblockMetadata {
   readonly methods?: Readonly<Record<string, MethodDocblockMetadata>>;

@@ -7,8 +7,6 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 import {
@@ -16,6 +14,7 @@ import {
   CallerRefusedError,
   resolveCallerRequest,
 } from '../transports/caller.authenticator.js';
+import { connectInProcess } from '../transports/server.connection.js';
 import {
   TRANSPORT_REFUSAL_CODE,
   type McpTestAnswer,
@@ -120,15 +119,11 @@ export class McpTestConnection {
       if (!(error instanceof CallerRefusedError)) throw error;
       return new ConnectionRefused({ code: TRANSPORT_REFUSAL_CODE, message: error.message });
     }
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // The stdio entry decides the era from the opening message, as for a real stdio client.
-    const serving: StdioServerHandle = serveStdio(
-      ({ era }) => target.runtime.serverFor(era, { request }, { live: true }),
-      { transport: serverSide },
-    );
-    const opened = connection(undefined, () => serving.close());
+    const connected = connectInProcess(target.runtime, { request });
+    const opened = connection(undefined, () => connected.close());
     opened.listen();
-    await client.connect(clientSide as Transport);
+    await client.connect(connected.client as Transport);
     return opened;
   }
 

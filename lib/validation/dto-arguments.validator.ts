@@ -98,7 +98,6 @@ const fromSchemaIssue = ({ path, keyword, message, allowed }: SchemaIssue): Argu
  * nested DTO left out), the schema decides; `KNOWN_SCHEMA_GAPS` lists those places.
  * class-validator's messages come first; schema issues are added for the values it
  * let through.
- * @internal
  */
 export class DtoArgumentsValidator {
   // Per validator, not module-wide: a DTO's metadata is complete once the app has loaded,

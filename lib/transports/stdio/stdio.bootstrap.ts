@@ -1,4 +1,3 @@
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   Logger,
   type DynamicModule,
@@ -15,6 +14,7 @@ import {
   resolveCallerRequest,
 } from '../caller.authenticator.js';
 import { validateStdioBootstrapOptions } from '../../options/stdio-options.validator.js';
+import { serveConnection } from '../server.connection.js';
 import { selectServer } from '../server.selector.js';
 import { ClosableStdioTransport } from './closable-stdio.transport.js';
 import { redirectConsoleToStderr } from './console.redirect.js';
@@ -97,15 +97,15 @@ async function serve(
   const ended = new Promise<void>((resolve) => (wireClosed = resolve));
   const stdout = options.stdout ?? process.stdout;
   const transport = new ClosableStdioTransport(options.stdin, stdout, () => wireClosed());
-  // `live`: the connection outlives requests, so catalog changes are pushed to it.
   const { localization } = server;
   // One connection, one language: the option, else the environment, else the default.
   const locale = localization?.pick(options.locale ?? environmentLocale());
-  const connection = serveStdio(
-    ({ era }) => server.serverFor(era, { request, ...(locale && { locale }) }, { live: true }),
+  const connection = serveConnection(
+    server,
+    transport,
+    { request, ...(locale && { locale }) },
     {
       legacy: options.legacy ?? 'serve',
-      transport,
       onerror: (error) => logger.warn(`MCP over stdio: ${error.message}`),
     },
   );
