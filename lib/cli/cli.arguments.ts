@@ -32,9 +32,33 @@ const HELP_HINT = 'Run nestjs-mcp --help for the commands and options.';
 
 /** Reads the command line with Node's `util.parseArgs`; a mistake is a {@link CliUsageError}. */
 export function parseCliArguments(argv: readonly string[]): CliArguments {
-  let parsed;
+  const { values, positionals } = readCommandLine(argv);
+  const [command, module, tool] = positionals;
+  const result: CliArguments = {
+    help: values.help,
+    json: values.json,
+    headers: values.header,
+    ...(command !== undefined && { command: command as CliCommandName }),
+    ...(module !== undefined && { module }),
+    ...(tool !== undefined && { tool }),
+    ...(values.args !== undefined && { args: values.args }),
+    ...(values.server !== undefined && { server: values.server }),
+    ...(values.as.length > 0 && { callers: values.as }),
+    ...(values.locale.length > 0 && { locales: values.locale }),
+    ...(values.out !== undefined && { out: values.out }),
+    ...(values.check !== undefined && { check: values.check }),
+    ...(values.hidden && { hidden: true }),
+  };
+  // With --help nothing else is needed, so nothing else is checked.
+  if (values.help) return result;
+  checkFlagsFitCommand(values, checkPositionals(positionals));
+  return result;
+}
+
+/** The flags and positionals, as `util.parseArgs` reads them (strict: unknown flags throw). */
+function readCommandLine(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
@@ -55,24 +79,19 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     // parseArgs explains itself ("Unknown option '--x'"); keep its first sentence.
     throw new CliUsageError(`${(error as Error).message.split('. ')[0]}. ${HELP_HINT}`);
   }
-  const { values, positionals } = parsed;
+}
+
+type CliValues = ReturnType<typeof readCommandLine>['values'];
+
+/**
+ * The command and its module, once the positionals are known to fit the command: a known
+ * command, a module, the tool for `call` and nothing more.
+ */
+function checkPositionals(positionals: readonly string[]): {
+  command: CliCommandName;
+  module: string;
+} {
   const [command, module, tool, ...extra] = positionals;
-  const result: CliArguments = {
-    help: values.help,
-    json: values.json,
-    headers: values.header,
-    ...(command !== undefined && { command: command as CliCommandName }),
-    ...(module !== undefined && { module }),
-    ...(tool !== undefined && { tool }),
-    ...(values.args !== undefined && { args: values.args }),
-    ...(values.server !== undefined && { server: values.server }),
-    ...(values.as.length > 0 && { callers: values.as }),
-    ...(values.locale.length > 0 && { locales: values.locale }),
-    ...(values.out !== undefined && { out: values.out }),
-    ...(values.check !== undefined && { check: values.check }),
-    ...(values.hidden && { hidden: true }),
-  };
-  if (values.help) return result;
   if (command === undefined)
     throw new CliUsageError(`Give a command: ${COMMAND_LIST}. ${HELP_HINT}`);
   if (!COMMANDS.includes(command as CliCommandName)) {
@@ -92,6 +111,14 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (unexpected !== undefined) {
     throw new CliUsageError(`Unexpected argument "${unexpected}". ${HELP_HINT}`);
   }
+  return { command: command as CliCommandName, module };
+}
+
+/** Refuses a flag given to a command that does not read it. */
+function checkFlagsFitCommand(
+  values: CliValues,
+  { command, module }: { command: CliCommandName; module: string },
+): void {
   if (values.hidden && command !== 'list') {
     throw new CliUsageError(`--hidden is for the list command. ${HELP_HINT}`);
   }
@@ -108,7 +135,6 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       }
     }
   }
-  return result;
 }
 
 /** A BCP 47 language tag in its common shape (`de`, `en-US`, `zh-Hant-TW`), or `default`. */

@@ -6,6 +6,8 @@ import {
   MetadataScanner,
   ModuleRef,
 } from '@nestjs/core';
+import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
+import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
@@ -198,62 +200,96 @@ export class McpExplorer {
     const prototype = Object.getPrototypeOf(instance) as Record<string, Function> | null;
     if (!prototype) return;
     const target = instance.constructor as Type;
-    const classOptions = this.metadataAccessor.getClassToolsOptions(target);
-    const classGroup = this.metadataAccessor.getClassGroup(target);
-    const controller = isController(target);
+    const scanned: ScannedClass = {
+      wrapper,
+      target,
+      classOptions: this.metadataAccessor.getClassToolsOptions(target),
+      classGroup: this.metadataAccessor.getClassGroup(target),
+      controller: isController(target),
+    };
     for (const methodName of this.metadataScanner.getAllMethodNames(prototype)) {
-      const method = prototype[methodName];
-      const where = `${target.name}.${methodName}`;
-      const toolOptions = this.metadataAccessor.getToolOptions(method);
-      const promptOptions = this.metadataAccessor.getPromptOptions(method);
-      const resourceOptions = this.metadataAccessor.getResourceOptions(method);
-      const completion = this.metadataAccessor.getCompletionTarget(method);
-      const explicit = [toolOptions, promptOptions, resourceOptions, completion].filter(Boolean);
-      if (explicit.length > 1) {
-        throw new McpConfigurationError(
-          `${where} has more than one of @McpTool(), @McpPrompt(), @McpResource() and ` +
-            `@McpCompletion(): a method publishes one thing; split it in two methods.`,
-        );
-      }
-      // On a controller, `@McpTools()` publishes its routes; its other methods are helpers.
-      const asTool =
-        toolOptions ??
-        (explicit.length === 0 &&
-        classOptions &&
-        isPublicMethodName(methodName) &&
-        (!controller || readRoute(target, methodName))
-          ? {}
-          : undefined);
-      const hidden =
-        this.metadataAccessor.getHiddenReason(method) ??
-        toolOptions?.hidden ??
-        promptOptions?.hidden ??
-        resourceOptions?.hidden;
-      const published = asTool ?? promptOptions ?? resourceOptions;
-      const membership = published && resolveMembership(classGroup, published, where);
-      if (hidden !== undefined && membership) {
-        explored.hidden.push({ where, reason: requireReason(hidden, where), membership });
-        continue;
-      }
-      if (asTool) {
-        const tool = this.tools.create(
-          wrapper,
-          target,
-          methodName,
-          mergeToolOptions(classOptions, asTool),
-        );
-        explored.tools.push({ ...tool, membership });
-      } else if (promptOptions) {
-        const prompt = this.prompts.create(wrapper, target, methodName, promptOptions);
-        explored.prompts.push({ ...prompt, membership });
-      } else if (resourceOptions) {
-        const resource = this.resources.create(wrapper, target, methodName, resourceOptions);
-        explored.resources.push({ ...resource, membership });
-      } else if (completion) {
-        explored.completers.push({ target: completion, where, wrapper, methodName });
-      }
+      this.exploreMethod(scanned, methodName, prototype[methodName], explored);
     }
   }
+
+  /** Adds what one method publishes, or that it is hidden, to `explored`. */
+  private exploreMethod(
+    { wrapper, target, classOptions, classGroup, controller }: ScannedClass,
+    methodName: string,
+    method: Function,
+    explored: ExploredPrimitives,
+  ): void {
+    const where = `${target.name}.${methodName}`;
+    const { toolOptions, promptOptions, resourceOptions, completion } = this.decorationsOf(
+      method,
+      where,
+    );
+    // On a controller, `@McpTools()` publishes its routes; its other methods are helpers.
+    const asTool =
+      toolOptions ??
+      (!promptOptions &&
+      !resourceOptions &&
+      !completion &&
+      classOptions &&
+      isPublicMethodName(methodName) &&
+      (!controller || readRoute(target, methodName))
+        ? {}
+        : undefined);
+    const hidden =
+      this.metadataAccessor.getHiddenReason(method) ??
+      toolOptions?.hidden ??
+      promptOptions?.hidden ??
+      resourceOptions?.hidden;
+    const published = asTool ?? promptOptions ?? resourceOptions;
+    const membership = published && resolveMembership(classGroup, published, where);
+    if (hidden !== undefined && membership) {
+      explored.hidden.push({ where, reason: requireReason(hidden, where), membership });
+      return;
+    }
+    if (asTool) {
+      const tool = this.tools.create(
+        wrapper,
+        target,
+        methodName,
+        mergeToolOptions(classOptions, asTool),
+      );
+      explored.tools.push({ ...tool, membership });
+    } else if (promptOptions) {
+      const prompt = this.prompts.create(wrapper, target, methodName, promptOptions);
+      explored.prompts.push({ ...prompt, membership });
+    } else if (resourceOptions) {
+      const resource = this.resources.create(wrapper, target, methodName, resourceOptions);
+      explored.resources.push({ ...resource, membership });
+    } else if (completion) {
+      explored.completers.push({ target: completion, where, wrapper, methodName });
+    }
+  }
+
+  /** The method's own MCP decorators, of which it may have one at most. */
+  private decorationsOf(method: Function, where: string) {
+    const toolOptions = this.metadataAccessor.getToolOptions(method);
+    const promptOptions = this.metadataAccessor.getPromptOptions(method);
+    const resourceOptions = this.metadataAccessor.getResourceOptions(method);
+    const completion = this.metadataAccessor.getCompletionTarget(method);
+    const explicit = [toolOptions, promptOptions, resourceOptions, completion].filter(Boolean);
+    if (explicit.length > 1) {
+      throw new McpConfigurationError(
+        `${where} has more than one of @McpTool(), @McpPrompt(), @McpResource() and ` +
+          `@McpCompletion(): a method publishes one thing; split it in two methods.`,
+      );
+    }
+    return { toolOptions, promptOptions, resourceOptions, completion };
+  }
+}
+
+/** What the class of a scanned instance says for every method of it. */
+interface ScannedClass {
+  readonly wrapper: InstanceWrapper;
+  readonly target: Type;
+  /** `@McpTools()`: its public methods (a controller's routes) are tools. */
+  readonly classOptions: McpToolsOptions | undefined;
+  readonly classGroup: McpGroupMetadata | undefined;
+  readonly controller: boolean;
 }
 
 /** The class of a provider's instance; a `useValue` object is named by its token. */

@@ -103,11 +103,43 @@ export function recordParameterLayout(
   const types = declaredParameterTypes(target, methodName, where);
   const decorated: Record<string, ParamMetadataEntry> =
     Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
-  const decoratedIndexes = new Set<number>();
-  let dtoIndex: number | undefined;
+  const decoratedIndexes = new Set(Object.values(decorated).map((entry) => entry.index));
+  const dtoIndex = undecoratedArgumentsIndex(
+    types,
+    decoratedIndexes,
+    decoratedArgumentsIndex(decorated, where),
+    where,
+    plainArguments,
+  );
 
+  const layout = { ...decorated };
+  if (dtoIndex === undefined || !decoratedIndexes.has(dtoIndex)) {
+    const index = dtoIndex ?? types.length;
+    layout[`${McpParamtype.ARGUMENTS}:${index}`] = { index, data: undefined, pipes: [] };
+  }
+  Reflect.defineMetadata(MCP_ARGS_METADATA, layout, target, methodName);
+
+  const argumentsType = dtoIndex === undefined ? undefined : types[dtoIndex];
+  const plain = plainArguments && argumentsType === Object;
+  const dto = plain ? undefined : argumentsType;
+  if (dtoIndex !== undefined && !plain && !isUserClass(dto)) {
+    throw new McpConfigurationError(
+      notADtoMessage(where, dtoIndex, dto, 'takes the arguments but its type is not a DTO class'),
+    );
+  }
+  return { dto: dto as Type | undefined, plain };
+}
+
+/**
+ * The parameter decorated to take the whole arguments (`@Body()`, `@Query()`), once every
+ * parameter decorator is known to mean something for an MCP call.
+ */
+function decoratedArgumentsIndex(
+  decorated: Record<string, ParamMetadataEntry>,
+  where: string,
+): number | undefined {
+  let dtoIndex: number | undefined;
   for (const [key, entry] of Object.entries(decorated)) {
-    decoratedIndexes.add(entry.index);
     if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) continue;
     const paramtype = Number(key.split(':')[0]);
     if (!SUPPORTED_PARAMTYPES.has(paramtype)) {
@@ -133,7 +165,21 @@ export function recordParameterLayout(
       dtoIndex = entry.index;
     }
   }
+  return dtoIndex;
+}
 
+/**
+ * The parameter that takes the arguments, given the decorated one (if any): an undecorated
+ * parameter must be a DTO class, and there may be only one arguments parameter.
+ */
+function undecoratedArgumentsIndex(
+  types: readonly unknown[],
+  decoratedIndexes: ReadonlySet<number>,
+  decoratedDtoIndex: number | undefined,
+  where: string,
+  plainArguments: boolean,
+): number | undefined {
+  let dtoIndex = decoratedDtoIndex;
   for (const [index, type] of types.entries()) {
     if (decoratedIndexes.has(index)) continue;
     // Arguments described by a JSON Schema (`inputSchema`) arrive as a plain object.
@@ -158,21 +204,5 @@ export function recordParameterLayout(
     }
     dtoIndex = index;
   }
-
-  const layout = { ...decorated };
-  if (dtoIndex === undefined || !decoratedIndexes.has(dtoIndex)) {
-    const index = dtoIndex ?? types.length;
-    layout[`${McpParamtype.ARGUMENTS}:${index}`] = { index, data: undefined, pipes: [] };
-  }
-  Reflect.defineMetadata(MCP_ARGS_METADATA, layout, target, methodName);
-
-  const argumentsType = dtoIndex === undefined ? undefined : types[dtoIndex];
-  const plain = plainArguments && argumentsType === Object;
-  const dto = plain ? undefined : argumentsType;
-  if (dtoIndex !== undefined && !plain && !isUserClass(dto)) {
-    throw new McpConfigurationError(
-      notADtoMessage(where, dtoIndex, dto, 'takes the arguments but its type is not a DTO class'),
-    );
-  }
-  return { dto: dto as Type | undefined, plain };
+  return dtoIndex;
 }

@@ -18,7 +18,10 @@ import { readMethodDescription } from './docblock-metadata.reader.js';
 import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
 import { readRoute, routeAnnotations } from './route-metadata.reader.js';
-import { createRouteToolArguments } from './route-tool-arguments.factory.js';
+import {
+  createRouteToolArguments,
+  type RouteToolArguments,
+} from './route-tool-arguments.factory.js';
 import { checkedAliases, defaultToolName, namingTargetOf } from './tool-name.resolver.js';
 import { checkedTaskOption } from './tool-task.option.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
@@ -43,50 +46,12 @@ export class ToolDefinitionFactory {
     const name = options.name ?? defaultToolName(methodName);
     if (!PRIMITIVE_NAME_PATTERN.test(name))
       throw new McpConfigurationError(invalidToolNameMessage(name, where));
-    // A route reading @Param(), named or several @Query()/@Body(): one merged arguments object.
-    const route = createRouteToolArguments(
-      this.schemaFactory,
-      this.validator,
-      target,
-      methodName,
-      where,
-      options,
-    );
-    const { dto } = route
-      ? { dto: undefined }
-      : recordParameterLayout(target, methodName, where, {
-          plainArguments: options.inputSchema !== undefined,
-        });
-    const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);
-    const title = options.title ?? apiOperation?.summary;
-    const description =
-      options.description ?? apiOperation?.description ?? readMethodDescription(target, methodName);
-    if (!description) this.logger.warn(missingDescriptionMessage(name, where));
-    if (options.arguments && !dto && !route) {
-      throw new McpConfigurationError(
-        `${where} has the "arguments" option of @McpTool() but takes no arguments DTO: the ` +
-          `option describes properties of the DTO. Add the DTO parameter, or drop the option.`,
-      );
-    }
-    if (options.inputSchema && dto) {
-      throw new McpConfigurationError(
-        `${where} has both an arguments DTO and the "inputSchema" option of @McpTool(): ` +
-          `keep one (the DTO is the schema; "inputSchema" is for arguments a DTO cannot express).`,
-      );
-    }
+    const { route, dto } = this.argumentsOf(target, methodName, where, options);
+    const { title, description } = this.describe(target, methodName, options, name, where);
+    assertArgumentOptionsFit(where, options, dto, route);
     const { output } = options;
     const task = checkedTaskOption(options.task, where);
-    const inputSchema =
-      options.inputSchema ??
-      route?.inputSchema ??
-      withinMethod(where, () =>
-        this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
-      );
-    if (inputSchema.type !== 'object') {
-      throw new McpConfigurationError(
-        `${where}: the "inputSchema" of a tool must have "type": "object" at its root (MCP).`,
-      );
-    }
+    const inputSchema = this.inputSchemaOf(where, options, route, dto);
     warnOfUndecoratedDto(this.logger, dto, inputSchema, { kind: 'tool', name, where });
     const outputSchema =
       output && withinMethod(where, () => this.schemaFactory.createOutputSchema(output));
@@ -119,6 +84,70 @@ export class ToolDefinitionFactory {
         withNullableOptionals: this.nullableVariant(where, dto, options, definition, inputSchema),
       }),
     };
+  }
+
+  /**
+   * Where the tool's arguments come from: a route's merged parameters, or else the one
+   * arguments DTO of the method (`dto` is `undefined` for a tool that takes none).
+   */
+  private argumentsOf(
+    target: Type,
+    methodName: string,
+    where: string,
+    options: McpToolOptions,
+  ): { route: RouteToolArguments | undefined; dto: Type | undefined } {
+    // A route reading @Param(), named or several @Query()/@Body(): one merged arguments object.
+    const route = createRouteToolArguments(
+      this.schemaFactory,
+      this.validator,
+      target,
+      methodName,
+      where,
+      options,
+    );
+    const { dto } = route
+      ? { dto: undefined }
+      : recordParameterLayout(target, methodName, where, {
+          plainArguments: options.inputSchema !== undefined,
+        });
+    return { route, dto };
+  }
+
+  /** The title and description: the options', else @ApiOperation()'s, else the doc comment's. */
+  private describe(
+    target: Type,
+    methodName: string,
+    options: McpToolOptions,
+    name: string,
+    where: string,
+  ): { title: string | undefined; description: string | undefined } {
+    const apiOperation = this.metadataAccessor.getApiOperation(target.prototype[methodName]);
+    const title = options.title ?? apiOperation?.summary;
+    const description =
+      options.description ?? apiOperation?.description ?? readMethodDescription(target, methodName);
+    if (!description) this.logger.warn(missingDescriptionMessage(name, where));
+    return { title, description };
+  }
+
+  /** The schema the tool lists for its arguments, whose root MCP requires to be an object. */
+  private inputSchemaOf(
+    where: string,
+    options: McpToolOptions,
+    route: RouteToolArguments | undefined,
+    dto: Type | undefined,
+  ): JsonSchema {
+    const inputSchema =
+      options.inputSchema ??
+      route?.inputSchema ??
+      withinMethod(where, () =>
+        this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
+      );
+    if (inputSchema.type !== 'object') {
+      throw new McpConfigurationError(
+        `${where}: the "inputSchema" of a tool must have "type": "object" at its root (MCP).`,
+      );
+    }
+    return inputSchema;
   }
 
   /**
@@ -165,5 +194,29 @@ export class ToolDefinitionFactory {
     if (dto) return (args) => this.validator.validate(dto, args, schemaCheck);
     if (plain) return async (args) => this.validator.validatePlain(args, schemaCheck);
     return async (args) => this.validator.validateNoArguments(args);
+  }
+}
+
+/**
+ * Refuses option pairs that contradict the method: "arguments" describes properties of a DTO
+ * the method must take, and "inputSchema" replaces a DTO it must not take.
+ */
+function assertArgumentOptionsFit(
+  where: string,
+  options: McpToolOptions,
+  dto: Type | undefined,
+  route: RouteToolArguments | undefined,
+): void {
+  if (options.arguments && !dto && !route) {
+    throw new McpConfigurationError(
+      `${where} has the "arguments" option of @McpTool() but takes no arguments DTO: the ` +
+        `option describes properties of the DTO. Add the DTO parameter, or drop the option.`,
+    );
+  }
+  if (options.inputSchema && dto) {
+    throw new McpConfigurationError(
+      `${where} has both an arguments DTO and the "inputSchema" option of @McpTool(): ` +
+        `keep one (the DTO is the schema; "inputSchema" is for arguments a DTO cannot express).`,
+    );
   }
 }

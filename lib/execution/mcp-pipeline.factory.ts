@@ -4,7 +4,8 @@ import type { DiscoveredMethod } from '../discovery/discovered-method.interface.
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { MCP_ARGS_METADATA, MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
-import { REQUEST_CONTEXT_ID, withMcpFilters } from '../utils/nest-internals.js';
+import { REQUEST_CONTEXT_ID } from '../utils/nest-internals.js';
+import { withMcpFilters } from './mcp-filters.js';
 import { withControllerHost } from './controller-host.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpInvocation } from './mcp-invocation.js';

@@ -60,13 +60,7 @@ export function nestI18nTranslations(
   i18n: I18nService,
   options: NestI18nTranslationsOptions = {},
 ): McpTranslationSource {
-  const namespace = options.namespace ?? 'mcp';
-  if (typeof namespace !== 'string' || !/^[^.\s]+$/.test(namespace)) {
-    throw new Error(
-      `nestI18nTranslations(): "namespace" must be the name of a translation file without ` +
-        `its extension, such as 'mcp' for <lang>/mcp.json (got ${JSON.stringify(namespace)})`,
-    );
-  }
+  const namespace = checkedNamespace(options.namespace ?? 'mcp');
   const groupPrefix = `${namespace}-`;
   const namespaceOf = (group: string | undefined) =>
     group === undefined ? namespace : `${groupPrefix}${group}`;
@@ -80,18 +74,14 @@ export function nestI18nTranslations(
     );
   const locales = (): string[] => (i18n.getSupportedLanguages() ?? []).filter(hasMcpTexts);
 
-  // localeOf() runs on every MCP request: its answer per chosen language is kept, as the
-  // server keeps its texts from bootstrap on. Bounded, since a query resolver passes what
-  // the client sends.
-  const fitted = new Map<string, string>();
-  const fit = (chosen: string): string => {
+  const fit = remembered((chosen: string): string => {
     const offered = locales();
     for (let lang: string | undefined = i18n.resolveLanguage(chosen); lang;) {
       if (offered.includes(lang)) return lang;
       lang = parentOf(lang);
     }
     return chosen;
-  };
+  });
 
   const source: LocatedTranslationSource = {
     locales,
@@ -112,19 +102,8 @@ export function nestI18nTranslations(
     },
 
     localeOf(request) {
-      if (typeof request !== 'object' || request === null) return undefined;
-      const { i18nLang, raw } = request as I18nResolvedRequest;
-      // The interceptor's choice (Fastify's request, which has the query) before the
-      // middleware's (its raw request).
-      const chosen = typeof i18nLang === 'string' ? i18nLang : raw?.i18nLang;
-      if (typeof chosen !== 'string' || chosen === '') return undefined;
-      let locale = fitted.get(chosen);
-      if (locale === undefined) {
-        locale = fit(chosen);
-        if (fitted.size >= 512) fitted.clear();
-        fitted.set(chosen, locale);
-      }
-      return locale;
+      const chosen = chosenLanguageOf(request);
+      return chosen === undefined ? undefined : fit(chosen);
     },
 
     // For the bootstrap checks: nestjs-i18n keeps no lines, but the file is known by its name.
@@ -133,4 +112,43 @@ export function nestI18nTranslations(
     },
   };
   return source;
+}
+
+/** The namespace option, once it is known to name a translation file. */
+function checkedNamespace(namespace: unknown): string {
+  if (typeof namespace !== 'string' || !/^[^.\s]+$/.test(namespace)) {
+    throw new Error(
+      `nestI18nTranslations(): "namespace" must be the name of a translation file without ` +
+        `its extension, such as 'mcp' for <lang>/mcp.json (got ${JSON.stringify(namespace)})`,
+    );
+  }
+  return namespace;
+}
+
+/** The language nestjs-i18n's resolvers chose for a request, if they chose one. */
+function chosenLanguageOf(request: unknown): string | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const { i18nLang, raw } = request as I18nResolvedRequest;
+  // The interceptor's choice (Fastify's request, which has the query) before the
+  // middleware's (its raw request).
+  const chosen = typeof i18nLang === 'string' ? i18nLang : raw?.i18nLang;
+  return typeof chosen === 'string' && chosen !== '' ? chosen : undefined;
+}
+
+/**
+ * `fit`, with its answer per chosen language kept: localeOf() runs on every MCP request, and
+ * the server keeps its texts from bootstrap on. Bounded, since a query resolver passes what
+ * the client sends.
+ */
+function remembered(fit: (chosen: string) => string): (chosen: string) => string {
+  const fitted = new Map<string, string>();
+  return (chosen) => {
+    let locale = fitted.get(chosen);
+    if (locale === undefined) {
+      locale = fit(chosen);
+      if (fitted.size >= 512) fitted.clear();
+      fitted.set(chosen, locale);
+    }
+    return locale;
+  };
 }

@@ -27,22 +27,31 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
   if (!isOptionsObject(options)) {
     throw new McpConfigurationError(invalidOptionsMessage(['the options must be an object']));
   }
-  const problems = unknownOptionProblems(options, MCP_MODULE_OPTION_KEYS);
-  const check = (problem: string | undefined) => problem !== undefined && problems.push(problem);
-  const {
-    name,
-    version,
-    instructions,
-    http,
-    callerScopes,
-    useGlobalFilters,
-    pageSize,
-    listTemplatesAsResources,
-    requestState,
-    schema,
-    group,
-    groupVersion,
-  } = options;
+  // The order of the problems is the order the message lists them in.
+  const problems = [
+    ...unknownOptionProblems(options, MCP_MODULE_OPTION_KEYS),
+    ...groupProblems(options.group, options.groupVersion),
+    ...serverOptionsProblems(options),
+    ...identityProblems(options.name, options.version, options.instructions),
+    ...httpOptionsProblems(options.http),
+    ...authOptionsProblems(options.auth),
+    ...telemetryOptionsProblems(options.telemetry),
+    ...namingOptionsProblems(options.naming, options.manifest),
+    ...tasksOptionsProblems(options.tasks),
+    ...i18nOptionsProblems(options.i18n),
+    ...scaleOutOptionsProblems(options),
+  ];
+  if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
+  return options as unknown as McpModuleOptions;
+}
+
+/** The problems a check found, without the checks that passed (`undefined`). */
+const found = (problems: (string | undefined)[]): string[] =>
+  problems.filter((problem): problem is string => problem !== undefined);
+
+/** `group` and `groupVersion`: a version is only meaningful within a group. */
+function groupProblems(group: unknown, groupVersion: unknown): string[] {
+  const problems: string[] = [];
   if (group !== undefined && !isNonEmptyString(group)) {
     problems.push(
       `"group" must be a non-empty string such as 'catalog' (got ${JSON.stringify(group)})`,
@@ -59,95 +68,127 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
       );
     }
   }
+  return problems;
+}
+
+/** The top-level options that tune how the server behaves (paging, state, schemas, filters). */
+function serverOptionsProblems(options: Record<string, unknown>): string[] {
+  const { pageSize, requestState, schema, listTemplatesAsResources, useGlobalFilters } = options;
+  const { callerScopes } = options;
+  const problems: string[] = [];
   if (pageSize !== undefined && !isPositiveInteger(pageSize)) {
     problems.push(`"pageSize" must be a positive integer (got ${JSON.stringify(pageSize)})`);
   }
-  if (requestState !== undefined && !isOptionsObject(requestState)) {
-    problems.push(
-      '"requestState" must be an object such as { secret: process.env.MCP_STATE_SECRET }',
-    );
-  } else if (requestState !== undefined) {
-    const { secret, ttlSeconds } = requestState;
-    const length =
-      typeof secret === 'string'
-        ? Buffer.byteLength(secret)
-        : secret instanceof Uint8Array
-          ? secret.length
-          : 0;
-    if (secret !== undefined && length < 32) {
-      problems.push(
-        '"requestState.secret" must be at least 32 bytes, such as a random 64-character hex string',
-      );
-    }
-    check(wholeNumberProblem('requestState.ttlSeconds', ttlSeconds));
-  }
+  problems.push(...requestStateProblems(requestState));
   if (schema !== undefined && !isOptionsObject(schema)) {
     problems.push('"schema" must be an object such as { nullableOptionals: true }');
   } else {
-    check(booleanProblem('schema.nullableOptionals', schema?.nullableOptionals));
+    problems.push(
+      ...found([booleanProblem('schema.nullableOptionals', schema?.nullableOptionals)]),
+    );
   }
-  check(booleanProblem('listTemplatesAsResources', listTemplatesAsResources));
-  check(booleanProblem('useGlobalFilters', useGlobalFilters));
+  problems.push(
+    ...found([
+      booleanProblem('listTemplatesAsResources', listTemplatesAsResources),
+      booleanProblem('useGlobalFilters', useGlobalFilters),
+    ]),
+  );
   if (callerScopes !== undefined && typeof callerScopes !== 'function') {
     problems.push(
       '"callerScopes" must be a function of the request, such as (request) => request.user?.scopes',
     );
   }
+  return problems;
+}
+
+/** `requestState`: its secret signs the state, so a short one would be guessable. */
+function requestStateProblems(requestState: unknown): string[] {
+  if (requestState === undefined) return [];
+  if (!isOptionsObject(requestState)) {
+    return ['"requestState" must be an object such as { secret: process.env.MCP_STATE_SECRET }'];
+  }
+  const { secret, ttlSeconds } = requestState;
+  const length =
+    typeof secret === 'string'
+      ? Buffer.byteLength(secret)
+      : secret instanceof Uint8Array
+        ? secret.length
+        : 0;
+  return found([
+    secret !== undefined && length < 32
+      ? '"requestState.secret" must be at least 32 bytes, such as a random 64-character hex string'
+      : undefined,
+    wholeNumberProblem('requestState.ttlSeconds', ttlSeconds),
+  ]);
+}
+
+/** `name`, `version` and `instructions`: what the server tells a client about itself. */
+function identityProblems(name: unknown, version: unknown, instructions: unknown): string[] {
+  const problems: string[] = [];
   if (!isNonEmptyString(name))
     problems.push(`"name" must be a non-empty string (got ${JSON.stringify(name)})`);
   if (!isNonEmptyString(version))
     problems.push(`"version" must be a non-empty string (got ${JSON.stringify(version)})`);
   if (instructions !== undefined && typeof instructions !== 'string')
     problems.push('"instructions" must be a string');
-  if (http !== undefined && http !== false) {
-    if (!isOptionsObject(http)) {
-      problems.push('"http" must be an object ({ path, guards }) or false');
-    } else {
-      const { path, guards, dnsRebindingProtection, legacySessions } = http;
-      for (const option of ['allowedHosts', 'allowedOrigins'] as const) {
-        const list = http[option];
-        if (
-          list !== undefined &&
-          !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
-        ) {
-          problems.push(
-            `"http.${option}" must be an array of hostnames such as ['localhost', 'mcp.example.com']`,
-          );
-        }
-      }
-      for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
-        check(wholeNumberProblem(`http.${option}`, http[option]));
-      }
-      if (
-        legacySessions !== undefined &&
-        typeof legacySessions !== 'boolean' &&
-        !isOptionsObject(legacySessions)
-      ) {
-        problems.push(
-          '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }',
-        );
-      } else if (isOptionsObject(legacySessions)) {
-        for (const option of ['idleTimeoutMs', 'maxSessions'] as const) {
-          check(wholeNumberProblem(`http.legacySessions.${option}`, legacySessions[option]));
-        }
-      }
-      check(booleanProblem('http.dnsRebindingProtection', dnsRebindingProtection));
-      check(booleanProblem('http.leanPath', http.leanPath));
-      if (path !== undefined && typeof path !== 'string')
-        problems.push('"http.path" must be a string such as \'mcp\'');
-      if (guards !== undefined) {
-        const valid = Array.isArray(guards) && guards.every(isGuard);
-        if (!valid)
-          problems.push('"http.guards" must be an array of guard classes or guard instances');
-      }
+  return problems;
+}
+
+/** `http`, unless it is left out or `false` (no HTTP transport). */
+function httpOptionsProblems(http: unknown): string[] {
+  if (http === undefined || http === false) return [];
+  if (!isOptionsObject(http)) return ['"http" must be an object ({ path, guards }) or false'];
+  const { path, guards, dnsRebindingProtection, legacySessions } = http;
+  const problems = httpHostListProblems(http);
+  for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
+    problems.push(...found([wholeNumberProblem(`http.${option}`, http[option])]));
+  }
+  problems.push(...legacySessionsProblems(legacySessions));
+  problems.push(
+    ...found([
+      booleanProblem('http.dnsRebindingProtection', dnsRebindingProtection),
+      booleanProblem('http.leanPath', http.leanPath),
+    ]),
+  );
+  if (path !== undefined && typeof path !== 'string')
+    problems.push('"http.path" must be a string such as \'mcp\'');
+  if (guards !== undefined) {
+    const valid = Array.isArray(guards) && guards.every(isGuard);
+    if (!valid) problems.push('"http.guards" must be an array of guard classes or guard instances');
+  }
+  return problems;
+}
+
+/** `http.allowedHosts` and `http.allowedOrigins`, the lists DNS-rebinding protection checks. */
+function httpHostListProblems(http: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const option of ['allowedHosts', 'allowedOrigins'] as const) {
+    const list = http[option];
+    if (
+      list !== undefined &&
+      !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
+    ) {
+      problems.push(
+        `"http.${option}" must be an array of hostnames such as ['localhost', 'mcp.example.com']`,
+      );
     }
   }
-  problems.push(...authOptionsProblems(options.auth));
-  problems.push(...telemetryOptionsProblems(options.telemetry));
-  problems.push(...namingOptionsProblems(options.naming, options.manifest));
-  problems.push(...tasksOptionsProblems(options.tasks));
-  problems.push(...i18nOptionsProblems(options.i18n));
-  problems.push(...scaleOutOptionsProblems(options));
-  if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
-  return options as unknown as McpModuleOptions;
+  return problems;
+}
+
+/** `http.legacySessions`: a switch, or the limits of the sessions it turns on. */
+function legacySessionsProblems(legacySessions: unknown): string[] {
+  if (
+    legacySessions !== undefined &&
+    typeof legacySessions !== 'boolean' &&
+    !isOptionsObject(legacySessions)
+  ) {
+    return ['"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }'];
+  }
+  if (!isOptionsObject(legacySessions)) return [];
+  return found(
+    (['idleTimeoutMs', 'maxSessions'] as const).map((option) =>
+      wholeNumberProblem(`http.legacySessions.${option}`, legacySessions[option]),
+    ),
+  );
 }

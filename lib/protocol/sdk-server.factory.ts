@@ -10,7 +10,11 @@ import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { CatalogMcpServer } from './catalog-mcp.server.js';
 import { DeprecatedAliases } from './deprecated-aliases.js';
 import { completionHandlers } from './handlers/completion.handlers.js';
-import type { HandlerContext, HandlerUnit, Handlers } from './handlers/handler-context.js';
+import type {
+  CatalogServing,
+  HandledServer,
+  Handlers,
+} from './handlers/catalog-serving.interface.js';
 import { promptHandlers } from './handlers/prompt.handlers.js';
 import { resourceHandlers } from './handlers/resource.handlers.js';
 import { subscriptionHandlers } from './handlers/subscription.handlers.js';
@@ -61,7 +65,7 @@ export class SdkServerFactory {
   private readonly serverArgs: Readonly<Record<ProtocolEra, ServerArgs>>;
   /** The same per era and locale with `i18n` (the instructions differ). */
   private readonly serverArgsIn?: Readonly<Record<ProtocolEra, ReadonlyMap<string, ServerArgs>>>;
-  private readonly context: HandlerContext;
+  private readonly serving: CatalogServing;
   /** Loaded here, at bootstrap: `undefined` with `telemetry: false` or no OpenTelemetry API. */
   private readonly telemetry?: McpTelemetry;
   /** Whether a tool of the catalog runs as a task: then the servers speak `tasks/*`. */
@@ -92,7 +96,7 @@ export class SdkServerFactory {
     const telemetry = McpTelemetry.create(options.telemetry);
     this.telemetry = telemetry;
     tasks.traceWith(telemetry);
-    this.context = {
+    this.serving = {
       catalog,
       notifier,
       pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
@@ -139,7 +143,7 @@ export class SdkServerFactory {
     // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
     const transportOf = typeof transport === 'function' ? transport : () => transport;
     const legacyClientCapabilities = () => server.getClientCapabilities();
-    const handlerUnit: HandlerUnit = {
+    const target: HandledServer = {
       server,
       era,
       live,
@@ -148,8 +152,8 @@ export class SdkServerFactory {
       scopeOf: (ctx: ServerContext) =>
         this.parts.scopes.of(ctx, era, transportOf(ctx), legacyClientCapabilities),
     };
-    for (const register of HANDLERS) register(this.context, handlerUnit);
-    tasks?.register(server, era, (ctx) => transportOf(ctx).request, this.context.pageSize, live);
+    for (const register of HANDLERS) register(this.serving, target);
+    tasks?.register(server, era, (ctx) => transportOf(ctx).request, this.serving.pageSize, live);
     return mcpServer;
   }
 

@@ -5,7 +5,7 @@ import type { DiscoveredMethod } from '../discovery/discovered-method.interface.
 import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.js';
 import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
-import { PrimitiveInvokerFactory } from '../execution/primitive-invoker.factory.js';
+import { PromptResourceInvokerFactory } from '../execution/prompt-resource-invoker.factory.js';
 import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
 import { VisibilityFactory } from '../execution/visibility.factory.js';
 import type { McpSchemaOptions } from '../interfaces/mcp-module-options.interface.js';
@@ -28,7 +28,7 @@ import type {
 export class PrimitiveBinder {
   constructor(
     private readonly tools: ToolInvokerFactory,
-    private readonly primitives: PrimitiveInvokerFactory,
+    private readonly primitives: PromptResourceInvokerFactory,
     private readonly visibility: VisibilityFactory,
     private readonly moduleRef: ModuleRef,
   ) {}

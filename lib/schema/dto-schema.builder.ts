@@ -12,6 +12,7 @@ import {
   validatorNameOf,
   type DtoProperty,
   type NestedDiscriminator,
+  type NestedTarget,
   type ValidationMetadata,
 } from './dto-metadata.reader.js';
 import {
@@ -63,7 +64,7 @@ const setOwn = (target: Record<string, unknown>, key: string, value: unknown): v
 };
 
 /**
- * @internal The state of one schema build: the `$defs` built or being built. One instance
+ * The state of one schema build: the `$defs` built or being built. One instance
  * per schema, so that a class met by a later schema cannot leak into an earlier one.
  */
 export class DtoSchemaBuilder {
@@ -249,11 +250,6 @@ export class DtoSchemaBuilder {
     dto: Function,
     { name, metadatas }: DtoProperty,
   ): { schema: JsonSchema; required: boolean; nullable: boolean } {
-    const valueParts: SchemaPart[] = [];
-    const itemParts: SchemaPart[] = [];
-    let optional = false;
-    let nullable = false;
-    let nested: ValidationMetadata | undefined;
     const report = (gap: ConstraintGap) =>
       this.options.onGap?.({
         gap: gap.gap,
@@ -261,7 +257,57 @@ export class DtoSchemaBuilder {
         propertyName: name,
         detail: gap.detail,
       });
+    const rules = this.readRules(dto, name, metadatas, report);
+    const { valueParts, itemParts, optional, nullable, nested } = rules;
 
+    // Only `@Allow()` is not a rule on the value: it just lets the property through.
+    const required =
+      !optional && metadatas.some((metadata) => metadata.type !== ValidationTypes.WHITELIST);
+    if (required && !this.checksPresence(metadatas)) {
+      report({
+        gap: 'missing-value',
+        detail: `a missing value passes ${nested ? '@ValidateNested()' : 'its rules'}; add @IsDefined() or @IsOptional()`,
+      });
+    }
+
+    let array = itemParts.length > 0;
+    if (nested) {
+      const target = resolveNestedTarget(dto, name, nested.each ?? false);
+      (target.array ? itemParts : valueParts).unshift({
+        schema: this.nestedReference(target, dto, name),
+        decorator: 'ValidateNested',
+      });
+      array ||= target.array;
+    }
+
+    const schema: JsonSchema = array
+      ? {
+          ...mergeSchemaParts(dto, name, [
+            { schema: { type: 'array' }, decorator: 'each: true' },
+            ...valueParts,
+          ]),
+          items: mergeSchemaParts(dto, name, itemParts),
+        }
+      : mergeSchemaParts(dto, name, valueParts);
+    const listed = nullable && this.options.nullableOptionals ? allowNull(schema) : schema;
+    return { schema: listed, required, nullable };
+  }
+
+  /**
+   * The rules of one property as schema parts, for the value or for each item (`each: true`),
+   * with whether it may be left out or null, and its `@ValidateNested()` rule.
+   */
+  private readRules(
+    dto: Function,
+    name: string,
+    metadatas: readonly ValidationMetadata[],
+    report: (gap: ConstraintGap) => void,
+  ) {
+    const valueParts: SchemaPart[] = [];
+    const itemParts: SchemaPart[] = [];
+    let optional = false;
+    let nullable = false;
+    let nested: ValidationMetadata | undefined;
     for (const metadata of metadatas) {
       const parts = metadata.each ? itemParts : valueParts;
       if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
@@ -277,80 +323,51 @@ export class DtoSchemaBuilder {
       } else if (metadata.type === ValidationTypes.IS_DEFINED) {
         parts.push({ schema: { not: { const: null } }, decorator: 'IsDefined' });
       } else if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) {
-        const validator = validatorNameOf(metadata) ?? 'a custom validator';
-        // A custom validator may be named like an Object.prototype member ("toString").
-        const converter = Object.hasOwn(VALIDATION_CONSTRAINT_CONVERTERS, validator)
-          ? VALIDATION_CONSTRAINT_CONVERTERS[validator]
-          : undefined;
-        if (!converter) {
-          report({ gap: 'custom-validator', detail: `${validator} is enforced at call time only` });
-          continue;
-        }
-        const conversion = converter.convert(metadata.constraints ?? []);
-        if (conversion.refusal) {
-          throw new DtoSchemaError(
-            dto.name,
-            name,
-            conversion.refusal.problem,
-            conversion.refusal.fix,
-          );
-        }
-        if (validator === 'isDate') this.assertDateConversion(dto, name);
-        conversion.gaps?.forEach(report);
-        if (metadata.validateIf) {
-          report({
-            gap: 'validate-if',
-            detail: `@${converter.decorator}() has a validateIf option`,
-          });
-        }
-        // Converters may share their schema objects; the merge must never alter them.
-        parts.push({ schema: structuredClone(conversion.schema), decorator: converter.decorator });
+        const part = this.customValidatorPart(dto, name, metadata, report);
+        if (part) parts.push(part);
       }
     }
+    return { valueParts, itemParts, optional, nullable, nested };
+  }
 
-    // Only `@Allow()` is not a rule on the value: it just lets the property through.
-    const required =
-      !optional && metadatas.some((metadata) => metadata.type !== ValidationTypes.WHITELIST);
-    if (required && !this.checksPresence(metadatas)) {
-      report({
-        gap: 'missing-value',
-        detail: `a missing value passes ${nested ? '@ValidateNested()' : 'its rules'}; add @IsDefined() or @IsOptional()`,
-      });
+  /** The part of a custom-validation rule, or none when no converter knows its validator. */
+  private customValidatorPart(
+    dto: Function,
+    name: string,
+    metadata: ValidationMetadata,
+    report: (gap: ConstraintGap) => void,
+  ): SchemaPart | undefined {
+    const validator = validatorNameOf(metadata) ?? 'a custom validator';
+    // A custom validator may be named like an Object.prototype member ("toString").
+    const converter = Object.hasOwn(VALIDATION_CONSTRAINT_CONVERTERS, validator)
+      ? VALIDATION_CONSTRAINT_CONVERTERS[validator]
+      : undefined;
+    if (!converter) {
+      report({ gap: 'custom-validator', detail: `${validator} is enforced at call time only` });
+      return undefined;
     }
+    const conversion = converter.convert(metadata.constraints ?? []);
+    if (conversion.refusal) {
+      throw new DtoSchemaError(dto.name, name, conversion.refusal.problem, conversion.refusal.fix);
+    }
+    if (validator === 'isDate') this.assertDateConversion(dto, name);
+    conversion.gaps?.forEach(report);
+    if (metadata.validateIf) {
+      report({ gap: 'validate-if', detail: `@${converter.decorator}() has a validateIf option` });
+    }
+    // Converters may share their schema objects; the merge must never alter them.
+    return { schema: structuredClone(conversion.schema), decorator: converter.decorator };
+  }
 
-    let array = itemParts.length > 0;
-    if (nested) {
-      const target = resolveNestedTarget(dto, name, nested.each ?? false);
-      let reference: JsonSchema;
-      if (target.discriminator) {
-        const { discriminator } = target;
-        reference = {
-          oneOf: discriminator.subTypes.map((subType) => ({
-            $ref: this.variantRef(discriminator, subType, dto, name),
-          })),
-        };
-      } else {
-        reference = { $ref: this.refTo(target.type as Function, dto, name) };
-      }
-      (target.array ? itemParts : valueParts).unshift({
-        schema: reference,
-        decorator: 'ValidateNested',
-      });
-      array ||= target.array;
-    }
-
-    let schema: JsonSchema;
-    if (!array) {
-      schema = mergeSchemaParts(dto, name, valueParts);
-    } else {
-      const outer = mergeSchemaParts(dto, name, [
-        { schema: { type: 'array' }, decorator: 'each: true' },
-        ...valueParts,
-      ]);
-      schema = { ...outer, items: mergeSchemaParts(dto, name, itemParts) };
-    }
-    const listed = nullable && this.options.nullableOptionals ? allowNull(schema) : schema;
-    return { schema: listed, required, nullable };
+  /** Where `@ValidateNested()` points: one class, or one of the subtypes a discriminator names. */
+  private nestedReference(target: NestedTarget, dto: Function, name: string): JsonSchema {
+    const { discriminator } = target;
+    if (!discriminator) return { $ref: this.refTo(target.type as Function, dto, name) };
+    return {
+      oneOf: discriminator.subTypes.map((subType) => ({
+        $ref: this.variantRef(discriminator, subType, dto, name),
+      })),
+    };
   }
 
   /** `@IsDate()` passes only Date instances, which JSON cannot carry without `@Type()`. */

@@ -62,6 +62,64 @@ function json(value: unknown): string | undefined {
 }
 
 /**
+ * The span's attributes as the request arrives, and the target its name shows (see
+ * {@link targetAttributes}).
+ */
+function startAttributes(
+  facts: OperationFacts,
+  options: McpTelemetry['options'],
+): { attributes: Attributes; target: string | undefined } {
+  const { method, id, peer } = facts;
+  const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: method };
+  if (id !== undefined && id !== null) attributes[ATTR.JSONRPC_REQUEST_ID] = String(id);
+  const target = targetAttributes(facts, options, attributes);
+  if (facts.sessionId !== undefined) attributes[ATTR.MCP_SESSION_ID] = facts.sessionId;
+  attributes[ATTR.NETWORK_TRANSPORT] = peer.transport;
+  if (peer.protocolName !== undefined) attributes[ATTR.NETWORK_PROTOCOL_NAME] = peer.protocolName;
+  if (peer.protocolVersion !== undefined)
+    attributes[ATTR.NETWORK_PROTOCOL_VERSION] = peer.protocolVersion;
+  if (peer.address !== undefined) attributes[ATTR.CLIENT_ADDRESS] = peer.address;
+  if (peer.port !== undefined) attributes[ATTR.CLIENT_PORT] = peer.port;
+  // Known from the start but for `initialize`, which negotiates it (read again at the end).
+  const version = facts.protocolVersion();
+  if (version !== undefined) attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
+  return { attributes, target };
+}
+
+/**
+ * Adds the tool, prompt or resource the request is for to `attributes`, and returns the
+ * target the span name shows: a tool or prompt name only when the catalog has it, a
+ * resource URI only when the options allow it (a client chooses both).
+ */
+function targetAttributes(
+  { method, params, knownTarget }: OperationFacts,
+  options: McpTelemetry['options'],
+  attributes: Attributes,
+): string | undefined {
+  if (method === 'tools/call') {
+    const name = stringOf(params?.name);
+    attributes[ATTR.GEN_AI_OPERATION_NAME] = EXECUTE_TOOL;
+    if (name !== undefined) attributes[ATTR.GEN_AI_TOOL_NAME] = name;
+    if (options.recordArguments) {
+      const recorded = json(params?.arguments ?? {});
+      if (recorded !== undefined) attributes[ATTR.GEN_AI_TOOL_CALL_ARGUMENTS] = recorded;
+    }
+    return knownTarget ? name : undefined;
+  }
+  if (method === 'prompts/get') {
+    const name = stringOf(params?.name);
+    if (name !== undefined) attributes[ATTR.GEN_AI_PROMPT_NAME] = name;
+    return knownTarget ? name : undefined;
+  }
+  if (RESOURCE_METHODS.has(method)) {
+    const uri = stringOf(params?.uri);
+    if (uri !== undefined) attributes[ATTR.MCP_RESOURCE_URI] = uri;
+    return options.resourceUriInSpanName ? uri : undefined;
+  }
+  return undefined;
+}
+
+/**
  * One MCP request as OpenTelemetry sees it: the SERVER span named `{mcp.method.name}
  * {target}` (when a tracer provider is registered) and its `mcp.server.operation.duration`
  * (when a meter provider is), both ended by the answer.
@@ -81,39 +139,9 @@ export class McpOperation {
     private readonly facts: OperationFacts,
     tracer: Tracer | undefined = telemetry.currentTracer(),
   ) {
-    const { api, options } = telemetry;
-    const { method, id, params, peer } = facts;
-    const attributes: Attributes = { [ATTR.MCP_METHOD_NAME]: method };
-    if (id !== undefined && id !== null) attributes[ATTR.JSONRPC_REQUEST_ID] = String(id);
-    let target: string | undefined;
-    if (method === 'tools/call') {
-      const name = stringOf(params?.name);
-      attributes[ATTR.GEN_AI_OPERATION_NAME] = EXECUTE_TOOL;
-      if (name !== undefined) attributes[ATTR.GEN_AI_TOOL_NAME] = name;
-      if (options.recordArguments) {
-        const recorded = json(params?.arguments ?? {});
-        if (recorded !== undefined) attributes[ATTR.GEN_AI_TOOL_CALL_ARGUMENTS] = recorded;
-      }
-      if (facts.knownTarget) target = name;
-    } else if (method === 'prompts/get') {
-      const name = stringOf(params?.name);
-      if (name !== undefined) attributes[ATTR.GEN_AI_PROMPT_NAME] = name;
-      if (facts.knownTarget) target = name;
-    } else if (RESOURCE_METHODS.has(method)) {
-      const uri = stringOf(params?.uri);
-      if (uri !== undefined) attributes[ATTR.MCP_RESOURCE_URI] = uri;
-      if (options.resourceUriInSpanName) target = uri;
-    }
-    if (facts.sessionId !== undefined) attributes[ATTR.MCP_SESSION_ID] = facts.sessionId;
-    attributes[ATTR.NETWORK_TRANSPORT] = peer.transport;
-    if (peer.protocolName !== undefined) attributes[ATTR.NETWORK_PROTOCOL_NAME] = peer.protocolName;
-    if (peer.protocolVersion !== undefined)
-      attributes[ATTR.NETWORK_PROTOCOL_VERSION] = peer.protocolVersion;
-    if (peer.address !== undefined) attributes[ATTR.CLIENT_ADDRESS] = peer.address;
-    if (peer.port !== undefined) attributes[ATTR.CLIENT_PORT] = peer.port;
-    // Known from the start but for `initialize`, which negotiates it (read again at the end).
-    const version = facts.protocolVersion();
-    if (version !== undefined) attributes[ATTR.MCP_PROTOCOL_VERSION] = version;
+    const { api } = telemetry;
+    const { method, params } = facts;
+    const { attributes, target } = startAttributes(facts, telemetry.options);
     this.attributes = attributes;
 
     const active = api.context.active();

@@ -7,7 +7,7 @@ import type { McpCompletionContext } from '../../interfaces/mcp-completion.inter
 import { MAX_COMPLETION_VALUES } from '../../mcp.constants.js';
 import { listedValues } from '../../validation/string-values.coercer.js';
 import type { McpCatalog } from '../../registry/mcp-catalog.js';
-import type { Handlers } from './handler-context.js';
+import type { Handlers } from './catalog-serving.interface.js';
 import { unknownEntry } from '../unknown-entry.error.js';
 import type { RegisteredPrompt, RegisteredTemplate } from '../../registry/registered-primitives.js';
 
@@ -104,8 +104,8 @@ function capped(
 }
 
 /** `completion/complete`. */
-export const completionHandlers: Handlers = (context, unit) => {
-  unit.server.setRequestHandler('completion/complete', (request, ctx) =>
-    complete(context.catalog, request, unit.scopeOf(ctx)),
+export const completionHandlers: Handlers = (serving, target) => {
+  target.server.setRequestHandler('completion/complete', (request, ctx) =>
+    complete(serving.catalog, request, target.scopeOf(ctx)),
   );
 };

@@ -7,7 +7,7 @@ import type {
   RegisteredPrimitive,
 } from '../../registry/primitive.registry.js';
 import { KIND_OF, viewIn, type EditionList } from '../localized-serving.js';
-import type { HandlerContext, HandlerUnit } from './handler-context.js';
+import type { CatalogServing, HandledServer } from './catalog-serving.interface.js';
 
 /** The guards' context for deciding whether a caller sees one entry of a list. */
 const listing =
@@ -19,16 +19,16 @@ const listing =
  * With `i18n`, the definitions of the caller's locale (each made once per locale).
  */
 export function listPage<D, E extends RegisteredPrimitive<D>>(
-  context: HandlerContext,
-  unit: HandlerUnit,
+  serving: CatalogServing,
+  target: HandledServer,
   registry: PrimitiveRegistry<D, E>,
   list: EditionList,
   ctx: ServerContext,
   cursor: string | undefined,
-  pageSize = context.pageSize,
+  pageSize = serving.pageSize,
 ): Promise<ListPage<D>> {
-  const scope = unit.scopeOf(ctx);
-  const { localization } = context;
+  const scope = target.scopeOf(ctx);
+  const { localization } = serving;
   const view = localization && viewIn<D>(localization.edition(scope.locale), list);
   return registry.page(listing(scope, KIND_OF[list]), cursor, pageSize, view);
 }

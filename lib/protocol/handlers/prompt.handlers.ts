@@ -1,28 +1,28 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { withPromptDescription } from '../localized-serving.js';
 import { unknownEntry } from '../unknown-entry.error.js';
-import type { Handlers } from './handler-context.js';
+import type { Handlers } from './catalog-serving.interface.js';
 import { listPage } from './list-page.js';
 import { checkedArguments } from './tool.handlers.js';
 
 /** `prompts/list` and `prompts/get`. */
-export const promptHandlers: Handlers = (context, unit) => {
-  const { prompts } = context.catalog;
-  const { localization } = context;
+export const promptHandlers: Handlers = (serving, target) => {
+  const { prompts } = serving.catalog;
+  const { localization } = serving;
 
-  unit.server.setRequestHandler('prompts/list', async (request, ctx) => {
-    const page = await listPage(context, unit, prompts, 'prompts', ctx, request.params?.cursor);
+  target.server.setRequestHandler('prompts/list', async (request, ctx) => {
+    const page = await listPage(serving, target, prompts, 'prompts', ctx, request.params?.cursor);
     return { prompts: page.items, nextCursor: page.nextCursor };
   });
 
-  unit.server.setRequestHandler('prompts/get', async (request, ctx) => {
+  target.server.setRequestHandler('prompts/get', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
     const prompt = prompts.get(name);
-    const scope = unit.scopeOf(ctx);
+    const scope = target.scopeOf(ctx);
     if (!prompt) throw unknownEntry('prompt', name, 'prompts/list', scope.texts);
-    const result = await prompt.get(context.call('prompt', name, checkedArguments(args), scope));
+    const result = await prompt.get(serving.call('prompt', name, checkedArguments(args), scope));
     if (isInputRequiredResult(result)) {
-      if (!unit.canAsk) context.cannotAsk(`prompt "${name}"`);
+      if (!target.canAsk) serving.cannotAsk(`prompt "${name}"`);
       return result;
     }
     return localization

@@ -1,29 +1,29 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { resourceNotFound } from '../../execution/protocol-error.mapper.js';
-import type { Handlers } from './handler-context.js';
+import type { Handlers } from './catalog-serving.interface.js';
 import { listPage } from './list-page.js';
 
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
-export const resourceHandlers: Handlers = (context, unit) => {
-  const { catalog } = context;
+export const resourceHandlers: Handlers = (serving, target) => {
+  const { catalog } = serving;
   const { resources, templates } = catalog;
-  const { server } = unit;
+  const { server } = target;
 
   server.setRequestHandler('resources/list', async (request, ctx) => {
     const cursor = request.params?.cursor;
     const { items, nextCursor } = await listPage(
-      context,
-      unit,
+      serving,
+      target,
       resources,
       'resources',
       ctx,
       cursor,
     );
-    if (!context.listTemplatesAsResources || nextCursor) return { resources: items, nextCursor };
+    if (!serving.listTemplatesAsResources || nextCursor) return { resources: items, nextCursor };
     // Templates follow the last page of resources, for clients that never list templates.
     const all = await listPage(
-      context,
-      unit,
+      serving,
+      target,
       templates,
       'templates',
       ctx,
@@ -40,8 +40,8 @@ export const resourceHandlers: Handlers = (context, unit) => {
   server.setRequestHandler('resources/templates/list', async (request, ctx) => {
     const cursor = request.params?.cursor;
     const { items, nextCursor } = await listPage(
-      context,
-      unit,
+      serving,
+      target,
       templates,
       'templates',
       ctx,
@@ -53,13 +53,13 @@ export const resourceHandlers: Handlers = (context, unit) => {
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
     const found = catalog.findResource(uri);
-    const scope = unit.scopeOf(ctx);
-    if (!found) throw resourceNotFound(uri, unit.era, scope.texts);
+    const scope = target.scopeOf(ctx);
+    if (!found) throw resourceNotFound(uri, target.era, scope.texts);
     const result = await found.resource.read(
-      context.call('resource', uri, found.variables, scope),
+      serving.call('resource', uri, found.variables, scope),
       uri,
     );
-    if (!unit.canAsk && isInputRequiredResult(result)) context.cannotAsk(`resource "${uri}"`);
+    if (!target.canAsk && isInputRequiredResult(result)) serving.cannotAsk(`resource "${uri}"`);
     return result;
   });
 };

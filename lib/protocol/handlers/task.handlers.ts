@@ -49,6 +49,9 @@ export type TaskCall =
 /** Reads the platform request of one MCP request. */
 type RequestOf = (serverContext: ServerContext) => unknown;
 
+/** The caller's task of that id; the "unknown task" error for any other. */
+type OwnTask = (taskId: string, ctx: ServerContext) => Promise<McpTask>;
+
 /**
  * The MCP methods of tasks on the SDK servers the factory builds (docs/tasks.md): the
  * capability each revision advertises, the decision whether a `tools/call` becomes a
@@ -152,38 +155,50 @@ export class TaskHandlers {
     live = false,
   ): void {
     if (era === 'legacy' && live) this.notifySession(server);
+    // A task of another caller is answered as one that does not exist.
     const own = async (taskId: string, ctx: ServerContext): Promise<McpTask> => {
       const task = await this.store.get(taskId);
       if (!task || task.owner !== this.ownerOf(requestOf(ctx))) throw unknownTask(taskId);
       return task;
     };
-    if (era === 'modern') {
-      server.setRequestHandler('tasks/get', taskParams('id'), async ({ taskId }, ctx) => {
-        gated('tasks/get', ctx);
-        return wire(modernDetailedTask(await own(taskId, ctx)));
-      });
-      server.setRequestHandler('tasks/update', taskParams('update'), async (params, ctx) => {
-        gated('tasks/update', ctx);
-        await own(params.taskId, ctx);
-        const answers = params.inputResponses ?? ctx.mcpReq.inputResponses ?? {};
-        await this.store.resolveInput(params.taskId, answers as Record<string, unknown>);
-        return modernAcknowledgement();
-      });
-      server.setRequestHandler('tasks/cancel', taskParams('id'), async ({ taskId }, ctx) => {
-        gated('tasks/cancel', ctx);
-        await own(taskId, ctx);
-        await this.store.requestCancel(taskId);
-        return modernAcknowledgement();
-      });
-      return;
-    }
+    if (era === 'modern') this.registerModern(server, own);
+    else this.registerLegacy(server, own, (ctx) => this.ownerOf(requestOf(ctx)), pageSize);
+  }
+
+  /** 2026-07-28 (SEP-2663): `tasks/get`, `tasks/update` and `tasks/cancel`, for callers that declared the extension. */
+  private registerModern(server: Server, own: OwnTask): void {
+    server.setRequestHandler('tasks/get', taskParams('id'), async ({ taskId }, ctx) => {
+      gated('tasks/get', ctx);
+      return wire(modernDetailedTask(await own(taskId, ctx)));
+    });
+    server.setRequestHandler('tasks/update', taskParams('update'), async (params, ctx) => {
+      gated('tasks/update', ctx);
+      await own(params.taskId, ctx);
+      const answers = params.inputResponses ?? ctx.mcpReq.inputResponses ?? {};
+      await this.store.resolveInput(params.taskId, answers as Record<string, unknown>);
+      return modernAcknowledgement();
+    });
+    server.setRequestHandler('tasks/cancel', taskParams('id'), async ({ taskId }, ctx) => {
+      gated('tasks/cancel', ctx);
+      await own(taskId, ctx);
+      await this.store.requestCancel(taskId);
+      return modernAcknowledgement();
+    });
+  }
+
+  /** 2025-11-25 "Tasks": `tasks/get`, `tasks/list`, `tasks/cancel` and `tasks/result`. */
+  private registerLegacy(
+    server: Server,
+    own: OwnTask,
+    ownerOf: (ctx: ServerContext) => string,
+    pageSize: number,
+  ): void {
     server.setRequestHandler('tasks/get', taskParams('id'), async ({ taskId }, ctx) =>
       wire(legacyTask(await own(taskId, ctx))),
     );
     server.setRequestHandler('tasks/list', taskParams('list'), async ({ cursor }, ctx) => {
-      const owner = this.ownerOf(requestOf(ctx));
       const page = await this.store
-        .list(owner, { cursor, limit: pageSize })
+        .list(ownerOf(ctx), { cursor, limit: pageSize })
         .catch((error: unknown) => {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, errorMessage(error));
         });

@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { describeJsonInputProblem, findJsonInputProblem } from '../../utils/json-input.util.js';
 import { unknownEntry } from '../unknown-entry.error.js';
-import type { Handlers } from './handler-context.js';
+import type { Handlers } from './catalog-serving.interface.js';
 import { listPage } from './list-page.js';
 
 /**
@@ -22,12 +22,12 @@ export function checkedArguments<T>(args: T): T {
 }
 
 /** `tools/list` and `tools/call`. */
-export const toolHandlers: Handlers = (context, unit) => {
-  const { tools } = context.catalog;
-  const { server, era, tasks } = unit;
+export const toolHandlers: Handlers = (serving, target) => {
+  const { tools } = serving.catalog;
+  const { server, era, tasks } = target;
 
   server.setRequestHandler('tools/list', async (request, ctx) => {
-    const page = await listPage(context, unit, tools, 'tools', ctx, request.params?.cursor);
+    const page = await listPage(serving, target, tools, 'tools', ctx, request.params?.cursor);
     // 2025-11-25 lists which tools run as tasks (2026-07-28 tools carry no such field).
     const listed =
       tasks && era === 'legacy' ? tasks.withTaskSupport(page.items, tools) : page.items;
@@ -37,11 +37,11 @@ export const toolHandlers: Handlers = (context, unit) => {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
     const tool = tools.get(name);
-    const scope = unit.scopeOf(ctx);
+    const scope = target.scopeOf(ctx);
     if (!tool) throw unknownEntry('tool', name, 'tools/list', scope.texts);
     // An alias finds the tool, which runs under its listed name.
-    const listed = context.aliases.resolve(name, tool.key);
-    const call = context.call('tool', listed, checkedArguments(args), scope);
+    const listed = serving.aliases.resolve(name, tool.key);
+    const call = serving.call('tool', listed, checkedArguments(args), scope);
     const started =
       // 2025-11-25 refuses `params.task` on a tool that never runs as one (-32601).
       (tool.task || era === 'legacy') &&
@@ -52,7 +52,7 @@ export const toolHandlers: Handlers = (context, unit) => {
     if (!isInputRequiredResult(result)) {
       return server.projectCallToolResult(result, tool.definition.outputSchema);
     }
-    if (!unit.canAsk) context.cannotAsk(`tool "${name}"`);
+    if (!target.canAsk) serving.cannotAsk(`tool "${name}"`);
     return result;
   });
 };

@@ -32,7 +32,7 @@ export type ResourceReader = (
  * result for them), mapped by {@link toProtocolError}.
  */
 @Injectable()
-export class PrimitiveInvokerFactory {
+export class PromptResourceInvokerFactory {
   private readonly logger = new Logger('McpModule');
 
   constructor(private readonly pipelines: McpPipelineFactory) {}

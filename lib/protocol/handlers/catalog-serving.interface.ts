@@ -8,7 +8,7 @@ import type { McpNotifier } from '../mcp-notifier.js';
 import type { TaskHandlers } from './task.handlers.js';
 
 /** What the handlers of every SDK server of one MCP server share, made at bootstrap. */
-export interface HandlerContext {
+export interface CatalogServing {
   readonly catalog: McpCatalog;
   /** The entries of a list page (the `pageSize` option). */
   readonly pageSize: number;
@@ -31,7 +31,7 @@ export interface HandlerContext {
 }
 
 /** One SDK server the handlers are registered on: one serving unit's. */
-export interface HandlerUnit {
+export interface HandledServer {
   /** The SDK's low-level server, which carries the handlers. */
   readonly server: Server;
   readonly era: ProtocolEra;
@@ -49,4 +49,4 @@ export interface HandlerUnit {
 }
 
 /** Registers the handlers of some MCP methods on one SDK server. */
-export type Handlers = (context: HandlerContext, unit: HandlerUnit) => void;
+export type Handlers = (serving: CatalogServing, target: HandledServer) => void;
