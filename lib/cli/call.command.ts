@@ -2,7 +2,7 @@ import { authenticateCaller, resolveCallerRequest } from '../transports/caller.a
 import { InProcessRequester } from './in-process.requester.js';
 import { selectServer } from '../transports/server.selector.js';
 import { parseHeaders, parseToolArguments, type CliArguments } from './cli.arguments.js';
-import { openCliApp } from './cli-app.context.js';
+import { openCliApp } from './cli-app.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
 import { formatCallResult } from './call-result.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';

@@ -24,7 +24,7 @@ import {
 } from '../transports/caller.authenticator.js';
 import { listServers, selectServer } from '../transports/server.selector.js';
 import type { CliArguments } from './cli.arguments.js';
-import { openCliApp } from './cli-app.context.js';
+import { openCliApp } from './cli-app.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
 import { parseContractCallers, type ContractCaller } from './contract-caller.parser.js';
 import { InProcessRequester, InProcessRequestError } from './in-process.requester.js';

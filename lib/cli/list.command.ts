@@ -1,6 +1,6 @@
 import { listServers, selectServer } from '../transports/server.selector.js';
 import type { CliArguments } from './cli.arguments.js';
-import { openCliApp } from './cli-app.context.js';
+import { openCliApp } from './cli-app.js';
 import { EXIT_OK } from './cli-usage.error.js';
 import { formatCatalogs } from './catalog.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';

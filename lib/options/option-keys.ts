@@ -140,7 +140,7 @@ export const MCP_MODULE_ASYNC_OPTION_KEYS = {
 /**
  * The keys of `bootstrapStdio()` options. `StdioBootstrapOptions` belongs to a later
  * stage (transports), which this one may not import, so the check that these are all of
- * its keys is a type-level test (test/options/option-keys.types.spec.ts).
+ * its keys is a type-level test (test/options/option-keys.spec.ts).
  */
 export const STDIO_BOOTSTRAP_OPTION_KEYS = {
   request: VALUE,

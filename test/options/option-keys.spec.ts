@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import type { StdioBootstrapOptions } from 'nestjs-mcp/stdio';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   MCP_MODULE_ASYNC_OPTION_KEYS,
   MCP_MODULE_OPTION_KEYS,
@@ -161,5 +162,16 @@ describe('TELEMETRY_OPTION_KEYS', () => {
       '"telemetry.resourceUriInSpanName" must be true or false',
       '"telemetry.phaseSpans" must be true or false',
     ]);
+  });
+});
+
+describe('STDIO_BOOTSTRAP_OPTION_KEYS', () => {
+  it('describe every key of StdioBootstrapOptions for its validator, and no other', () => {
+    // The key lists of McpModule options are checked with `satisfies` where they are
+    // declared; this one's interface belongs to a later stage (transports), so the check is
+    // here, a type-level test that `npm run typecheck` runs.
+    expectTypeOf<keyof typeof STDIO_BOOTSTRAP_OPTION_KEYS>().toEqualTypeOf<
+      keyof StdioBootstrapOptions
+    >();
   });
 });

@@ -6,7 +6,8 @@
  */
 export class InFlightRequests {
   private count = 0;
-  private idle?: () => void;
+  /** Who waits for the count to reach zero (shutdown; more than one when it is called twice). */
+  private readonly waiting = new Set<() => void>();
 
   /** Counts one request; the returned function releases it (once, however often called). */
   enter(): () => void {
@@ -16,7 +17,9 @@ export class InFlightRequests {
       if (released) return;
       released = true;
       this.count -= 1;
-      if (this.count === 0) this.idle?.();
+      if (this.count > 0) return;
+      for (const idle of this.waiting) idle();
+      this.waiting.clear();
     };
   }
 
@@ -28,12 +31,16 @@ export class InFlightRequests {
   drained(timeoutMs: number): Promise<boolean> {
     if (this.count === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      timer.unref();
-      this.idle = () => {
+      const idle = () => {
         clearTimeout(timer);
         resolve(true);
       };
+      const timer = setTimeout(() => {
+        this.waiting.delete(idle);
+        resolve(false);
+      }, timeoutMs);
+      timer.unref();
+      this.waiting.add(idle);
     });
   }
 }

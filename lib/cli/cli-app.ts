@@ -4,7 +4,7 @@ import { redirectConsoleToStderr } from '../transports/stdio/console.redirect.js
 import { StderrLogger } from '../transports/stdio/stderr.logger.js';
 
 /** A Nest application context for one CLI command, with stdout kept for the command's output. */
-export interface CliAppContext {
+export interface CliApp {
   readonly app: INestApplicationContext;
   close(): Promise<void>;
 }
@@ -14,7 +14,7 @@ export interface CliAppContext {
  * start-up lines are left out), and so does `console.log` from the app, so that `--json`
  * output stays parseable.
  */
-export async function openCliApp(module: Type<unknown> | DynamicModule): Promise<CliAppContext> {
+export async function openCliApp(module: Type<unknown> | DynamicModule): Promise<CliApp> {
   const restoreConsole = redirectConsoleToStderr();
   try {
     const app = await NestFactory.createApplicationContext(module, {
