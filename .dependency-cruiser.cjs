@@ -9,7 +9,7 @@
 const STAGES = [
   ['utils', '^lib/utils/'],
   ['interfaces', '^lib/interfaces/'],
-  ['constants', '^lib/mcp\\.(constants|messages|module-definition)\\.ts$'],
+  ['constants', '^lib/(mcp\\.(constants|module-definition)\\.ts$|messages/)'],
   ['errors', '^lib/errors/'],
   ['content', '^lib/content/'],
   ['events', '^lib/events/'],

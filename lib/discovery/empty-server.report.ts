@@ -1,4 +1,4 @@
-import { emptyServerMessage } from '../mcp.messages.js';
+import { emptyServerMessage } from '../messages/catalog.messages.js';
 import type { ExploredPrimitives } from './mcp.explorer.js';
 import {
   describeMembership,

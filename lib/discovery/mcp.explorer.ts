@@ -13,7 +13,12 @@ import { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js'
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { duplicateToolNameMessage } from '../mcp.messages.js';
+import {
+  hiddenWithoutReasonMessage,
+  noSuchMethodMessage,
+  severalDecoratorsMessage,
+} from '../messages/discovery.messages.js';
+import { duplicateNameMessage, duplicateToolNameMessage } from '../messages/names.messages.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import type { DiscoveredCompleter } from './discovered-completer.interface.js';
@@ -93,10 +98,7 @@ const isPublicMethodName = (name: string) => !name.startsWith('_') && !LIFECYCLE
 
 function requireReason(reason: unknown, where: string): string {
   if (typeof reason === 'string' && reason.trim() !== '') return reason;
-  throw new McpConfigurationError(
-    `${where} is hidden from MCP without a reason. Say why, for the next reader: ` +
-      `@McpHidden('Charges the card; only checkout may call it.').`,
-  );
+  throw new McpConfigurationError(hiddenWithoutReasonMessage(where));
 }
 
 /**
@@ -109,7 +111,7 @@ function requireReason(reason: unknown, where: string): string {
  */
 @Injectable()
 export class McpExplorer {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(McpExplorer.name);
   private readonly tools: ToolDefinitionFactory;
   private readonly prompts: PromptDefinitionFactory;
   private readonly resources: ResourceDefinitionFactory;
@@ -168,7 +170,7 @@ export class McpExplorer {
   ): { tool: DiscoveredTool; prompt: DiscoveredPrompt; resource: DiscoveredResource }[Kind] {
     const target = provider.constructor as Type;
     if (typeof (provider as Record<string, unknown>)[methodName] !== 'function') {
-      throw new McpConfigurationError(`${target.name} has no method "${methodName}".`);
+      throw new McpConfigurationError(noSuchMethodMessage(target.name, methodName));
     }
     const wrapper = this.wrapperOf(provider);
     const factories = {
@@ -273,10 +275,7 @@ export class McpExplorer {
     const completion = this.metadataAccessor.getCompletionTarget(method);
     const explicit = [toolOptions, promptOptions, resourceOptions, completion].filter(Boolean);
     if (explicit.length > 1) {
-      throw new McpConfigurationError(
-        `${where} has more than one of @McpTool(), @McpPrompt(), @McpResource() and ` +
-          `@McpCompletion(): a method publishes one thing; split it in two methods.`,
-      );
+      throw new McpConfigurationError(severalDecoratorsMessage(where));
     }
     return { toolOptions, promptOptions, resourceOptions, completion };
   }
@@ -338,7 +337,7 @@ export function assertUnique<T extends { where: string }>(
     throw new McpConfigurationError(
       what === 'tool name'
         ? duplicateToolNameMessage(key, where)
-        : `The ${what} "${key}" is used by ${where.join(' and ')}. It must be unique per server.`,
+        : duplicateNameMessage(what, key, where),
     );
   }
 }

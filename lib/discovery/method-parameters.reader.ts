@@ -2,10 +2,13 @@ import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import { MCP_ARGS_METADATA, McpParamtype } from '../mcp.constants.js';
 import {
+  argumentPropertyParameterMessage,
+  argumentsNotADtoMessage,
+  meaninglessParameterDecoratorMessage,
   missingParameterTypesMessage,
-  unsupportedParameterMessage,
-  untypedArgumentsMessage,
-} from '../mcp.messages.js';
+  parameterNotADtoMessage,
+  secondArgumentsDtoMessage,
+} from '../messages/parameters.messages.js';
 import {
   CUSTOM_ROUTE_ARGS_METADATA,
   ROUTE_ARGS_METADATA,
@@ -47,12 +50,6 @@ export const DECORATOR_NAMES: Partial<Record<number, string>> = {
 const hasOwnDecorator = (target: Type, methodName: string, method: Function): boolean =>
   Reflect.getOwnMetadataKeys(method).length > 0 ||
   Reflect.getOwnMetadataKeys(target.prototype, methodName).length > 0;
-
-/** Why a parameter cannot carry the arguments, with the interface case spelled out. */
-const notADtoMessage = (where: string, index: number, type: unknown, what: string): string =>
-  type === Object
-    ? untypedArgumentsMessage(where, index)
-    : unsupportedParameterMessage(where, index, what);
 
 const ARGUMENT_PARAMTYPES = new Set<number>([
   McpParamtype.ARGUMENTS,
@@ -123,9 +120,7 @@ export function recordParameterLayout(
   const plain = plainArguments && argumentsType === Object;
   const dto = plain ? undefined : argumentsType;
   if (dtoIndex !== undefined && !plain && !isUserClass(dto)) {
-    throw new McpConfigurationError(
-      notADtoMessage(where, dtoIndex, dto, 'takes the arguments but its type is not a DTO class'),
-    );
+    throw new McpConfigurationError(argumentsNotADtoMessage(where, dtoIndex, dto));
   }
   return { dto: dto as Type | undefined, plain };
 }
@@ -144,22 +139,17 @@ function decoratedArgumentsIndex(
     const paramtype = Number(key.split(':')[0]);
     if (!SUPPORTED_PARAMTYPES.has(paramtype)) {
       throw new McpConfigurationError(
-        unsupportedParameterMessage(
+        meaninglessParameterDecoratorMessage(
           where,
           entry.index,
-          `has ${DECORATOR_NAMES[paramtype] ?? 'a parameter decorator'}, which means ` +
-            'nothing for an MCP call',
+          DECORATOR_NAMES[paramtype] ?? 'a parameter decorator',
         ),
       );
     }
     if (ARGUMENT_PARAMTYPES.has(paramtype)) {
       if (entry.data !== undefined) {
         throw new McpConfigurationError(
-          unsupportedParameterMessage(
-            where,
-            entry.index,
-            `takes one property ("${String(entry.data)}") of the arguments`,
-          ),
+          argumentPropertyParameterMessage(where, entry.index, String(entry.data)),
         );
       }
       dtoIndex = entry.index;
@@ -188,19 +178,10 @@ function undecoratedArgumentsIndex(
       continue;
     }
     if (!isUserClass(type)) {
-      const typeName = (type as { name?: string } | undefined)?.name ?? 'unknown';
-      throw new McpConfigurationError(
-        notADtoMessage(where, index, type, `has no DTO class (its type is ${typeName})`),
-      );
+      throw new McpConfigurationError(parameterNotADtoMessage(where, index, type));
     }
     if (dtoIndex !== undefined) {
-      throw new McpConfigurationError(
-        unsupportedParameterMessage(
-          where,
-          index,
-          `is a second arguments DTO (parameter ${dtoIndex} is the first)`,
-        ),
-      );
+      throw new McpConfigurationError(secondArgumentsDtoMessage(where, index, dtoIndex));
     }
     dtoIndex = index;
   }

@@ -4,6 +4,11 @@ import type { Logger, Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
+import {
+  invalidUriTemplateMessage,
+  missingResourceSchemeMessage,
+  unknownTemplateVariablesMessage,
+} from '../messages/discovery.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
@@ -31,10 +36,7 @@ export class ResourceDefinitionFactory {
   ): DiscoveredResource {
     const where = `${target.name}.${methodName}`;
     if (typeof options.uri !== 'string' || !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(options.uri)) {
-      throw new McpConfigurationError(
-        `${where}: @McpResource() needs a "uri" with a scheme, such as ` +
-          `'catalog://categories' or the template 'catalog://products/{sku}'.`,
-      );
+      throw new McpConfigurationError(missingResourceSchemeMessage(where));
     }
     const { dto, plain = false } = recordParameterLayout(target, methodName, where, {
       plainArguments: true,
@@ -68,9 +70,13 @@ export class ResourceDefinitionFactory {
     const missing = declared.filter((name) => !template.variableNames.includes(name));
     if (dto && missing.length > 0) {
       throw new McpConfigurationError(
-        `${where}: the variables DTO ${dto.name} declares ${missing.map((n) => `"${n}"`).join(', ')}, ` +
-          `which the URI template "${options.uri}" does not have (its variables: ` +
-          `${template.variableNames.join(', ') || 'none'}).`,
+        unknownTemplateVariablesMessage(
+          where,
+          dto.name,
+          missing,
+          options.uri,
+          template.variableNames,
+        ),
       );
     }
     return {
@@ -86,8 +92,6 @@ function parseTemplate(uri: string): UriTemplateMatcher {
   try {
     return new UriTemplateMatcher(uri);
   } catch (error) {
-    throw new McpConfigurationError(
-      `the URI template "${uri}" is not valid RFC 6570: ${(error as Error).message}`,
-    );
+    throw new McpConfigurationError(invalidUriTemplateMessage(uri, (error as Error).message));
   }
 }

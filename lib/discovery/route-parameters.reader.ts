@@ -5,7 +5,7 @@ import {
   undecoratedRouteParameterMessage,
   unsupportedRouteParameterMessage,
   untypedRouteObjectMessage,
-} from '../mcp.messages.js';
+} from '../messages/routes.messages.js';
 import { isUserClass } from '../utils/built-in-types.js';
 import { DECORATOR_NAMES, declaredParameterTypes } from './method-parameters.reader.js';
 import {

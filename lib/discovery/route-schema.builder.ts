@@ -5,7 +5,7 @@ import {
   conflictingRouteDefsMessage,
   duplicateRouteArgumentMessage,
   unknownRouteArgumentOptionMessage,
-} from '../mcp.messages.js';
+} from '../messages/routes.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { readPipeSchema } from '../schema/pipe-schema.reader.js';
 import { isUserClass } from '../utils/built-in-types.js';

@@ -3,7 +3,7 @@ import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { routeInputSchemaMessage } from '../mcp.messages.js';
+import { routeInputSchemaMessage } from '../messages/routes.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { sameJson } from '../utils/value-checks.util.js';
 import type { DtoArgumentsValidator } from '../validation/dto-arguments.validator.js';

@@ -1,6 +1,12 @@
 import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpMembershipOptions } from '../interfaces/mcp-group-options.interface.js';
+import {
+  invalidGroupMessage,
+  invalidGroupVersionMessage,
+  missingGroupNameMessage,
+  versionWithoutGroupMessage,
+} from '../messages/discovery.messages.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 
 /**
@@ -22,10 +28,7 @@ function versionsOf(version: unknown, where: string): readonly string[] | undefi
   if (version === undefined) return undefined;
   const list = Array.isArray(version) ? version : [version];
   if (list.length === 0 || !list.every(isNonEmptyString)) {
-    throw new McpConfigurationError(
-      `${where}: a group version must be a non-empty string or a non-empty list of them, ` +
-        `such as version: '2' or version: ['1', '2'] (got ${JSON.stringify(version)}).`,
-    );
+    throw new McpConfigurationError(invalidGroupVersionMessage(where, version));
   }
   return list;
 }
@@ -41,27 +44,17 @@ export function resolveMembership(
   where: string,
 ): ServerMembership {
   if (classGroup !== undefined && !isNonEmptyString(classGroup.group)) {
-    throw new McpConfigurationError(
-      `${where}: @McpGroup() needs a group name, such as @McpGroup('catalog') ` +
-        `(got ${JSON.stringify(classGroup.group)}).`,
-    );
+    throw new McpConfigurationError(missingGroupNameMessage(where, classGroup.group));
   }
   if (method?.group !== undefined && !isNonEmptyString(method.group)) {
-    throw new McpConfigurationError(
-      `${where}: "group" must be a non-empty string such as 'catalog' ` +
-        `(got ${JSON.stringify(method.group)}).`,
-    );
+    throw new McpConfigurationError(invalidGroupMessage(where, method.group));
   }
   const group = method?.group ?? classGroup?.group;
   const version =
     method?.version ?? (method?.group === undefined ? classGroup?.version : undefined);
   const versions = versionsOf(version, where);
   if (versions && group === undefined) {
-    throw new McpConfigurationError(
-      `${where} has a version (${JSON.stringify(version)}) but no group: versions belong ` +
-        `to a group. Add one: @McpGroup('catalog', { version }) on the class or ` +
-        `{ group: 'catalog', version } on the method.`,
-    );
+    throw new McpConfigurationError(versionWithoutGroupMessage(where, version));
   }
   return { ...(group !== undefined && { group }), ...(versions && { versions }) };
 }

@@ -5,7 +5,13 @@ import type { DtoArgumentsValidator } from '../validation/dto-arguments.validato
 import { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { PRIMITIVE_NAME_PATTERN } from '../mcp.constants.js';
-import { invalidToolNameMessage, missingDescriptionMessage } from '../mcp.messages.js';
+import {
+  argumentsOptionWithoutDtoMessage,
+  inputSchemaWithDtoMessage,
+  missingDescriptionMessage,
+} from '../messages/discovery.messages.js';
+import { invalidToolNameMessage } from '../messages/names.messages.js';
+import { inputSchemaNotAnObjectMessage } from '../messages/schema.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
@@ -143,9 +149,7 @@ export class ToolDefinitionFactory {
         this.schemaFactory.createInputSchema(dto, { arguments: options.arguments }),
       );
     if (inputSchema.type !== 'object') {
-      throw new McpConfigurationError(
-        `${where}: the "inputSchema" of a tool must have "type": "object" at its root (MCP).`,
-      );
+      throw new McpConfigurationError(inputSchemaNotAnObjectMessage(where));
     }
     return inputSchema;
   }
@@ -208,15 +212,9 @@ function assertArgumentOptionsFit(
   route: RouteToolArguments | undefined,
 ): void {
   if (options.arguments && !dto && !route) {
-    throw new McpConfigurationError(
-      `${where} has the "arguments" option of @McpTool() but takes no arguments DTO: the ` +
-        `option describes properties of the DTO. Add the DTO parameter, or drop the option.`,
-    );
+    throw new McpConfigurationError(argumentsOptionWithoutDtoMessage(where));
   }
   if (options.inputSchema && dto) {
-    throw new McpConfigurationError(
-      `${where} has both an arguments DTO and the "inputSchema" option of @McpTool(): ` +
-        `keep one (the DTO is the schema; "inputSchema" is for arguments a DTO cannot express).`,
-    );
+    throw new McpConfigurationError(inputSchemaWithDtoMessage(where));
   }
 }

@@ -2,6 +2,13 @@ import type { Type } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpNamingTarget, McpToolNaming } from '../interfaces/mcp-naming.interface.js';
 import { PRIMITIVE_NAME_PATTERN } from '../mcp.constants.js';
+import {
+  aliasesNotAnArrayMessage,
+  invalidAliasMessage,
+  invalidNamingResultMessage,
+  namingFailedMessage,
+  repeatedAliasMessage,
+} from '../messages/names.messages.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
@@ -73,18 +80,10 @@ export function namedBy(naming: McpToolNaming, target: McpNamingTarget): string 
   try {
     name = naming(target);
   } catch (error) {
-    throw new McpConfigurationError(
-      `The "naming" option of McpModule failed for ${where}: ${(error as Error).message}. ` +
-        `Fix the function, or give the tool a name with @McpTool({ name }).`,
-    );
+    throw new McpConfigurationError(namingFailedMessage(where, (error as Error).message));
   }
   if (typeof name !== 'string' || !PRIMITIVE_NAME_PATTERN.test(name)) {
-    throw new McpConfigurationError(
-      `The "naming" option of McpModule returned ${JSON.stringify(name)} for ${where}, ` +
-        `which is not a tool name: names must match ^[a-zA-Z0-9_.-]{1,128}$ (letters, digits, ` +
-        `"_", "-" and "." only, at most 128 characters). Fix the function, or give the tool ` +
-        `a name with @McpTool({ name }).`,
-    );
+    throw new McpConfigurationError(invalidNamingResultMessage(name, where));
   }
   return name;
 }
@@ -100,23 +99,14 @@ export function checkedAliases(
 ): readonly string[] | undefined {
   if (aliases === undefined) return undefined;
   if (!Array.isArray(aliases)) {
-    throw new McpConfigurationError(
-      `The "aliases" of ${where} must be an array of former names, such as ` +
-        `aliases: ['Catalog.search'] (got ${JSON.stringify(aliases)}).`,
-    );
+    throw new McpConfigurationError(aliasesNotAnArrayMessage(where, aliases));
   }
   for (const [index, alias] of aliases.entries()) {
     if (typeof alias !== 'string' || !PRIMITIVE_NAME_PATTERN.test(alias)) {
-      throw new McpConfigurationError(
-        `The alias ${JSON.stringify(alias)} of ${where} is not allowed: aliases follow the ` +
-          `tool-name pattern ^[a-zA-Z0-9_.-]{1,128}$ (letters, digits, "_", "-" and ".").`,
-      );
+      throw new McpConfigurationError(invalidAliasMessage(alias, where));
     }
     if (alias === name || aliases.indexOf(alias) !== index) {
-      throw new McpConfigurationError(
-        `The alias "${alias}" of ${where} is ${alias === name ? "the tool's own name" : 'given twice'}: ` +
-          `list each former name once, and not the current one.`,
-      );
+      throw new McpConfigurationError(repeatedAliasMessage(alias, where, alias === name));
     }
   }
   return aliases.length === 0 ? undefined : (aliases as string[]);

@@ -4,6 +4,7 @@ import type {
   McpToolTaskOptions,
 } from '../interfaces/mcp-task-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { invalidTaskOptionMessage } from '../messages/discovery.messages.js';
 
 const MODES: readonly McpToolTaskMode[] = ['optional', 'required'];
 
@@ -27,11 +28,6 @@ export function checkedTaskOption(
       : !positive(full.pollIntervalMs)
         ? `"pollIntervalMs" must be a positive whole number of milliseconds (got ${JSON.stringify(full.pollIntervalMs)})`
         : undefined;
-  if (problem) {
-    throw new McpConfigurationError(
-      `${where}: the "task" option of @McpTool() is invalid: ${problem}. Use task: 'optional', ` +
-        `task: 'required' or task: { mode: 'optional', ttlMs: 600_000 }.`,
-    );
-  }
+  if (problem) throw new McpConfigurationError(invalidTaskOptionMessage(where, problem));
   return full;
 }

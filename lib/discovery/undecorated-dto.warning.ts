@@ -1,6 +1,6 @@
 import type { Logger, Type } from '@nestjs/common';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
-import { type McpEntryLabel, undecoratedDtoMessage } from '../mcp.messages.js';
+import { type McpEntryLabel, undecoratedDtoMessage } from '../messages/parameters.messages.js';
 
 /**
  * Warns at bootstrap when the arguments DTO of a tool, prompt or resource has no

@@ -1,4 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { inMethodMessage } from '../messages/discovery.messages.js';
 
 /** Runs a bootstrap step so that a configuration mistake names the method it belongs to. */
 export function withinMethod<T>(where: string, build: () => T): T {
@@ -6,7 +7,7 @@ export function withinMethod<T>(where: string, build: () => T): T {
     return build();
   } catch (error) {
     if (error instanceof McpConfigurationError) {
-      throw new McpConfigurationError(`${where}: ${error.message}`);
+      throw new McpConfigurationError(inMethodMessage(where, error.message));
     }
     throw error;
   }

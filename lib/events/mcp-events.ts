@@ -16,7 +16,7 @@ interface EventEmitterLike {
  */
 @Injectable()
 export class McpEvents implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(McpEvents.name);
   private readonly toolCalls = new Subject<McpToolCalledEvent>();
   private emitter?: EventEmitterLike;
 

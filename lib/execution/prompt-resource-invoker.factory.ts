@@ -33,7 +33,7 @@ export type ResourceReader = (
  */
 @Injectable()
 export class PromptResourceInvokerFactory {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(PromptResourceInvokerFactory.name);
 
   constructor(private readonly pipelines: McpPipelineFactory) {}
 

@@ -54,7 +54,7 @@ export interface QueuedToolInvoker {
  */
 @Injectable()
 export class ToolInvokerFactory {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(ToolInvokerFactory.name);
 
   constructor(
     private readonly pipelines: McpPipelineFactory,

@@ -2,6 +2,7 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpI18nOptions } from '../interfaces/mcp-i18n-options.interface.js';
 import type { McpTranslationSource } from '../interfaces/mcp-translation-source.interface.js';
+import { translationProblemsMessage } from '../messages/localization.messages.js';
 import {
   definitionView,
   localizePrompt,
@@ -143,8 +144,5 @@ function checkTranslations(
     }
   }
   if (problems.length === 0) return;
-  throw new McpConfigurationError(
-    `The translations of the MCP server "${server.name}" have ${problems.length} problem(s) ` +
-      `(i18n.translations):\n${problems.map((problem) => `- ${problem}`).join('\n')}`,
-  );
+  throw new McpConfigurationError(translationProblemsMessage(server.name, problems));
 }

@@ -3,6 +3,12 @@ import { join, relative, resolve } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpTranslationTree } from '../interfaces/mcp-translation-source.interface.js';
+import {
+  invalidLocaleFileNameMessage,
+  invalidYamlMessage,
+  missingTranslationDirectoryMessage,
+  notAMappingMessage,
+} from '../messages/localization.messages.js';
 
 /** One translation file, read and parsed: its texts and where each key stands in it. */
 export interface TranslationFile {
@@ -37,9 +43,7 @@ export function readTranslationDirectory(directory: string): TranslationFile[] {
   }
   if (!isDirectory) {
     throw new McpConfigurationError(
-      `i18n.translations names the directory "${directory}" (${root}), which does not exist. ` +
-        `Create it with an mcp.<locale>.yaml per language, or give the path of the one you have ` +
-        `(relative paths start at the working directory, ${process.cwd()}).`,
+      missingTranslationDirectoryMessage(directory, root, process.cwd()),
     );
   }
   const files: TranslationFile[] = [];
@@ -77,10 +81,7 @@ function readIfTranslation(
   if (!match) return undefined;
   const locale = match[1]!;
   if (!LOCALE.test(locale)) {
-    throw new McpConfigurationError(
-      `${shown(path)}: "${locale}" is not a language tag; name translation files ` +
-        `mcp.<locale>.yaml with a tag such as de or en-US.`,
-    );
+    throw new McpConfigurationError(invalidLocaleFileNameMessage(shown(path), locale));
   }
   return parseTranslationFile(shown(path), readFileSync(path, 'utf8'), locale, group);
 }
@@ -101,17 +102,13 @@ export function parseTranslationFile(
   if (error) {
     const position = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
     throw new McpConfigurationError(
-      `${file}:${position.line}:${position.col}: not valid YAML: ${firstLine(error.message)}. ` +
-        `Fix the syntax there (keys are published names followed by a colon; indent with spaces).`,
+      invalidYamlMessage(file, position.line, position.col, firstLine(error.message)),
     );
   }
   const contents = document.contents;
   if (contents !== null && !isMap(contents)) {
     const line = contents.range ? lineCounter.linePos(contents.range[0]).line : 1;
-    throw new McpConfigurationError(
-      `${file}:${line}: a translation file is a mapping from published names (tools, prompts, ` +
-        `resources), _server and _messages to their texts, not a single value or a list.`,
-    );
+    throw new McpConfigurationError(notAMappingMessage(file, line));
   }
   const tree = (document.toJS() ?? {}) as McpTranslationTree;
   return {

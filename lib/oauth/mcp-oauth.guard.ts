@@ -55,7 +55,7 @@ function challengeLaterUnauthorized(response: ServerResponse, challenge: () => s
  * `WWW-Authenticate` challenge is set on the response first.
  */
 export class McpOAuthGuard implements CanActivate {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(McpOAuthGuard.name);
 
   constructor(private readonly resourceServer: OAuthResourceServer) {}
 

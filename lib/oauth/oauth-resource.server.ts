@@ -62,7 +62,7 @@ const comparable = (resource: string) => resource.split('#')[0].replace(/\/$/, '
  * of its refusals. Created once per `McpModule` registration that sets `auth`.
  */
 export class OAuthResourceServer {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(OAuthResourceServer.name);
   private readonly jwt: JwtAccessTokenVerifier;
   private readonly introspection?: TokenIntrospectionVerifier;
   private readonly requiredScopes: readonly string[];

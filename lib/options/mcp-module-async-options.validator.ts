@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { invalidAsyncOptionsMessage } from '../mcp.messages.js';
+import { invalidAsyncOptionsMessage } from '../messages/options.messages.js';
 import { isOptionsObject } from './option-checks.js';
 import { MCP_MODULE_ASYNC_OPTION_KEYS } from './option-keys.js';
 import { unknownOptionProblems } from './unknown-options.js';

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import { invalidOptionsMessage } from '../mcp.messages.js';
+import { invalidOptionsMessage } from '../messages/options.messages.js';
 import { authOptionsProblems } from './auth-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';

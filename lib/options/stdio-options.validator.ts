@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { invalidStdioOptionsMessage } from '../mcp.messages.js';
+import { invalidStdioOptionsMessage } from '../messages/options.messages.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 import { booleanProblem, isGuard, isOptionsObject } from './option-checks.js';
 import { STDIO_BOOTSTRAP_OPTION_KEYS } from './option-keys.js';

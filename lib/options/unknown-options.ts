@@ -1,4 +1,4 @@
-import { unknownOptionMessage } from '../mcp.messages.js';
+import { unknownOptionMessage } from '../messages/options.messages.js';
 import { nearestName } from './nearest-name.js';
 import { isOptionsObject } from './option-checks.js';
 import { VALUE, type OptionKeys } from './option-keys.js';

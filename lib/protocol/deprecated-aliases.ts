@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { deprecatedAliasMessage } from '../mcp.messages.js';
+import { deprecatedAliasMessage } from '../messages/serving.messages.js';
 
 /**
  * The warnings of one server's deprecated tool aliases (`@McpTool({ aliases })`): a call by

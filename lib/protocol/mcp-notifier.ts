@@ -12,7 +12,7 @@ export type { McpChange } from '../interfaces/mcp-scale-out.interface.js';
  * through the bus. Nothing else emits notifications.
  */
 export class McpNotifier {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(McpNotifier.name);
   private readonly listeners = new Set<(change: McpChange) => void>();
   private shared?: McpChangeBus;
   private stopBridge?: () => void;

@@ -11,7 +11,7 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import type { McpChange } from '../interfaces/mcp-scale-out.interface.js';
 import type { McpTaskStore } from '../interfaces/mcp-task-store.interface.js';
 import { MCP_TASK_STORE } from '../mcp.constants.js';
-import { notInitialisedMessage } from '../mcp.messages.js';
+import { notInitialisedMessage } from '../messages/serving.messages.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { CatalogAssembler } from '../registry/catalog.assembler.js';
 import type { CatalogList, McpCatalog } from '../registry/mcp-catalog.js';

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { McpCall, type TransportContext } from '../execution/mcp-call.js';
 import type { McpLocalization } from '../i18n/mcp-localization.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
-import { cannotAskMessage } from '../mcp.messages.js';
+import { cannotAskMessage } from '../messages/serving.messages.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
 import { CallPhaseSpans } from '../telemetry/call-phase.spans.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';

@@ -45,7 +45,7 @@ export interface BullMqTaskQueueOptions {
    * @default 5_000
    */
   readonly commandTimeoutMs?: number;
-  /** @default new Logger('McpModule') */
+  /** @default new Logger(BullMqTaskQueue.name) */
   readonly logger?: LoggerService;
 }
 
@@ -111,7 +111,7 @@ export class BullMqTaskQueue implements McpTaskQueue {
     );
     this.concurrency = positive('concurrency', options.concurrency ?? 50);
     this.commandTimeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs ?? 5_000);
-    this.logger = options.logger ?? new Logger('McpModule');
+    this.logger = options.logger ?? new Logger(BullMqTaskQueue.name);
     this.commandConnection = duplicateForCommands(this.connection, this.commandTimeoutMs);
     this.queue = new Queue<McpTaskJob, void, string>(this.name, {
       connection: this.commandConnection,

@@ -16,7 +16,7 @@ export interface RedisChangeBusOptions {
   readonly maxLen?: number;
   /** @default 5_000 */
   readonly blockMs?: number;
-  /** @default new Logger('McpModule') */
+  /** @default new Logger(RedisChangeBus.name) */
   readonly logger?: LoggerService;
 }
 
@@ -56,9 +56,9 @@ export class RedisChangeBus implements McpChangeBus {
   constructor(source: RedisEventLog | RedisChangeBusOptions) {
     if (source instanceof RedisEventLog) {
       this.log = source;
-      this.logger = new Logger('McpModule');
+      this.logger = new Logger(RedisChangeBus.name);
     } else {
-      this.logger = source.logger ?? new Logger('McpModule');
+      this.logger = source.logger ?? new Logger(RedisChangeBus.name);
       this.log = new RedisEventLog({
         client: source.client,
         key: RedisChangeBus.keyFor(source.prefix, source.server),

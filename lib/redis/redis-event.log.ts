@@ -23,7 +23,7 @@ export interface RedisEventLogOptions {
    * @default 5_000
    */
   readonly blockMs?: number;
-  /** @default new Logger('McpModule') */
+  /** @default new Logger(RedisEventLog.name) */
   readonly logger?: LoggerService;
 }
 
@@ -97,7 +97,7 @@ export class RedisEventLog {
     this.instanceId = options.instanceId;
     this.maxLen = options.maxLen ?? 10_000;
     this.blockMs = options.blockMs ?? 5_000;
-    this.logger = options.logger ?? new Logger('McpModule');
+    this.logger = options.logger ?? new Logger(RedisEventLog.name);
     this.stopped = new Promise((resolve) => (this.stop = resolve));
   }
 

@@ -85,7 +85,7 @@ const INSTANCE_ID = /^[\w-]{1,64}$/;
  */
 export class RedisScaleOut implements McpScaleOut {
   readonly instanceId: string;
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(RedisScaleOut.name);
   private readonly prefix: string;
   private readonly commands: Redis;
   private readonly events: Redis;

@@ -32,7 +32,7 @@ export function asTaskEvent(payload: unknown): McpTaskEvent | undefined {
 }
 
 export class TaskEventFanOut {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(TaskEventFanOut.name);
   private readonly listeners = new TaskListeners();
   private readonly unsubscribeChannel: () => void;
 

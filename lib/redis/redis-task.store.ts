@@ -69,7 +69,7 @@ const FINAL = ['completed', 'failed', 'cancelled'] as const;
  * @publicApi
  */
 export class RedisTaskStore implements McpTaskStore {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(RedisTaskStore.name);
   private readonly fanOut: TaskEventFanOut;
   private readonly client: Redis;
   private readonly prefix: string;

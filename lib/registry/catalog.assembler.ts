@@ -20,7 +20,8 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { manifestUriTakenMessage, notInitialisedMessage } from '../mcp.messages.js';
+import { manifestUriTakenMessage } from '../messages/catalog.messages.js';
+import { notInitialisedMessage } from '../messages/serving.messages.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
 import { McpCatalog } from './mcp-catalog.js';

@@ -3,6 +3,10 @@ import type { DiscoveredCompleter } from '../discovery/discovered-completer.inte
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
+import {
+  unknownCompletionArgumentMessage,
+  unpublishedCompletionTargetMessage,
+} from '../messages/catalog.messages.js';
 import { PrimitiveRegistry } from './primitive.registry.js';
 import type {
   Completer,
@@ -68,16 +72,11 @@ export class McpCatalog {
    */
   attachCompleter({ target, where }: DiscoveredCompleter, completer: Completer): void {
     const entry = this.completable(target);
-    const named =
-      'prompt' in target ? `prompt "${target.prompt}"` : `resource template "${target.resource}"`;
     if (!entry) {
       const known = ('prompt' in target ? this.prompts : this.templates)
         .entries()
         .map((published) => published.key);
-      throw new McpConfigurationError(
-        `${where} completes the ${named}, which this server does not publish ` +
-          `(it publishes: ${known.join(', ') || 'none'}).`,
-      );
+      throw new McpConfigurationError(unpublishedCompletionTargetMessage(where, target, known));
     }
     const argumentNames = new Set([
       ...Object.keys(entry.argumentsSchema.properties ?? {}),
@@ -85,8 +84,7 @@ export class McpCatalog {
     ]);
     if (!argumentNames.has(target.argument)) {
       throw new McpConfigurationError(
-        `${where} completes "${target.argument}" of the ${named}, which has no such argument ` +
-          `(its arguments: ${[...argumentNames].join(', ') || 'none'}).`,
+        unknownCompletionArgumentMessage(where, target, [...argumentNames]),
       );
     }
     entry.completers.set(target.argument, completer);

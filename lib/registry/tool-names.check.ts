@@ -1,5 +1,6 @@
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
+import { aliasTakenMessage } from '../messages/names.messages.js';
 
 /**
  * Fails the bootstrap when an alias of one server's tools is also a name or another alias
@@ -13,10 +14,7 @@ export function assertUniqueAliases(tools: readonly DiscoveredTool[]): void {
     for (const alias of tool.aliases ?? []) {
       const owner = owners.get(alias);
       if (owner) {
-        throw new McpConfigurationError(
-          `The tool alias "${alias}" of ${tool.where} is also the ${owner.as} of a tool of ` +
-            `${owner.where}. Names and aliases must be unique per server: drop or rename one.`,
-        );
+        throw new McpConfigurationError(aliasTakenMessage(alias, tool.where, owner));
       }
       owners.set(alias, { where: tool.where, as: 'alias' });
     }

@@ -3,6 +3,7 @@ import { DtoSchemaError } from '../errors/dto-schema.error.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { McpArgumentOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { unknownArgumentOptionMessage } from '../messages/schema.messages.js';
 import type { ConstraintGap } from './constraint-converter.interface.js';
 import {
   declaredType,
@@ -84,10 +85,8 @@ export class DtoSchemaBuilder {
     const schema = this.objectSchema(dto, args);
     for (const name of Object.keys(args)) {
       if (!Object.hasOwn(schema.properties ?? {}, name)) {
-        const known = Object.keys(schema.properties ?? {}).join(', ') || '(none)';
         throw new McpConfigurationError(
-          `The "arguments" option names "${name}", which is not a property of ${dto.name}. ` +
-            `Its properties: ${known}.`,
+          unknownArgumentOptionMessage(name, dto.name, Object.keys(schema.properties ?? {})),
         );
       }
     }

@@ -4,6 +4,10 @@ import type {
   McpArgumentOptions,
   McpToolOutput,
 } from '../interfaces/mcp-tool-options.interface.js';
+import {
+  invalidOutputOptionMessage,
+  undecoratedOutputMessage,
+} from '../messages/schema.messages.js';
 import { BUILT_IN_TYPES } from '../utils/built-in-types.js';
 import { getDtoProperties } from './dto-metadata.reader.js';
 import { DtoSchemaBuilder, type SchemaGapNotice } from './dto-schema.builder.js';
@@ -78,19 +82,12 @@ export class DtoSchemaFactory {
     const list = Array.isArray(output);
     const type = (list ? output[0] : output) as Function | undefined;
     if (typeof type !== 'function' || (list && output.length !== 1)) {
-      throw new McpConfigurationError(
-        'The "output" option of @McpTool() takes a class (ProductDto, String, Number, ' +
-          'Boolean, Date) or a list of one class ([ProductDto]).',
-      );
+      throw new McpConfigurationError(invalidOutputOptionMessage());
     }
     const scalar = SCALAR_OUTPUTS.get(type);
     if (scalar) return list ? { type: 'array', items: { ...scalar } } : { ...scalar };
     if (BUILT_IN_TYPES.has(type) || getDtoProperties(type).length === 0) {
-      throw new McpConfigurationError(
-        `${type.name || 'The output class'} has no class-validator decorators, so no output ` +
-          'schema can be built from it. The same decorators describe arguments and ' +
-          'outputs: decorate its properties (@IsString(), @IsInt(), @ValidateNested(), ...).',
-      );
+      throw new McpConfigurationError(undecoratedOutputMessage(type.name));
     }
     // A result is written by the app's own code, not by a model reading the schema: null
     // is how a service returns an optional value, and `@IsOptional()` lets it through.

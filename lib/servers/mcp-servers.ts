@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
-import { unknownServerMessage } from '../mcp.messages.js';
+import { unknownServerMessage } from '../messages/serving.messages.js';
 import { McpServerHost } from './mcp-server.host.js';
 
 /**

@@ -72,7 +72,7 @@ const nextMacrotask = () => new Promise<typeof GRACE>((resolve) => setImmediate(
  * arguments) and stores the task; whichever instance takes the job runs it to its end.
  */
 export class McpTaskRunner {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(McpTaskRunner.name);
   private readonly runs = new Map<string, Run>();
   private readonly unsubscribe: () => void;
   private telemetry?: McpTelemetry;

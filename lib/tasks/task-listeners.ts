@@ -10,7 +10,7 @@ type Listener = (event: McpTaskEvent) => void;
  * logged while the others still run.
  */
 export class TaskListeners {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(TaskListeners.name);
   // One entry per subscription (a Set of wrappers: the same function may subscribe twice).
   private readonly listeners = new Set<{ readonly listener: Listener }>();
 

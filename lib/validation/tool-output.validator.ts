@@ -17,7 +17,7 @@ import type { JsonSchema } from '../interfaces/json-schema.interface.js';
  *   and would turn a readable error into an exception.
  */
 export class ToolOutputValidator {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(ToolOutputValidator.name);
   private readonly check: JsonSchemaCheck;
 
   constructor(

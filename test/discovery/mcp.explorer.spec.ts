@@ -207,7 +207,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
     }
     const { logs, printed } = await bootApp([Tools]);
     const warning = logs
-      .messages('warn', 'McpModule')
+      .messages('warn', 'McpExplorer')
       .find((message) => message.startsWith('UndecoratedDto'));
     expect(warning).toBe(
       'UndecoratedDto has no class-validator decorators, so the tool "search" (Tools.search) ' +
@@ -231,7 +231,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       item(_params: UndecoratedDto) {}
     }
     const { logs } = await bootApp([Content]);
-    expect(logs.messages('warn', 'McpModule')).toEqual(
+    expect(logs.messages('warn', 'McpExplorer')).toEqual(
       expect.arrayContaining([
         expect.stringContaining(
           'UndecoratedDto has no class-validator decorators, so the prompt "digest" ' +
@@ -252,7 +252,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       digest(_args: SearchShape) {}
     }
     const { logs, printed } = await bootApp([Content]);
-    expect(logs.messages('warn', 'McpModule')).toContain(
+    expect(logs.messages('warn', 'McpExplorer')).toContain(
       'the prompt "digest" (Content.digest) takes its arguments as a plain object: an ' +
         'interface or a type literal leaves no runtime type, so prompts/list shows no ' +
         'arguments and none is checked. Declare them as a class whose properties have ' +
@@ -268,7 +268,7 @@ describe('bootstrap warnings, captured from the Nest logger', () => {
       search(_args: SearchDto) {}
     }
     const { logs } = await bootApp([Tools]);
-    expect(logs.messages('warn', 'McpModule')).toEqual([]);
+    expect(logs.messages('warn', 'McpExplorer')).toEqual([]);
   });
 });
 

@@ -146,7 +146,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
       );
       expect(JSON.stringify(result)).not.toMatch(/hunter2|db\.ts|Error:/);
       logs.expectError(
-        '[McpModule] Tool "explode" (FixtureToolsService.explode) failed',
+        '[ToolInvokerFactory] Tool "explode" (FixtureToolsService.explode) failed',
         `[ref ${referenceIn(textOf(result))}]`,
         'Error: database password=hunter2 at /srv/app/db.ts',
         /at FixtureToolsService\.explode /,

@@ -234,7 +234,7 @@ describe.each(ADAPTERS)('hostile input on the HTTP endpoint, on %s', (adapter) =
     expect(text).not.toMatch(/hunter2|db\.ts|Error:|\bat /);
     // The detail is in the log, under the reference the client was given.
     logs.expectError(
-      '[McpModule] Tool "explode" (FixtureToolsService.explode) failed',
+      '[ToolInvokerFactory] Tool "explode" (FixtureToolsService.explode) failed',
       `[ref ${referenceIn(result.content[0].text)}]`,
       'Error: database password=hunter2 at /srv/app/db.ts',
       /at FixtureToolsService\.explode /,

@@ -110,7 +110,7 @@ const textOf = (result: Record<string, any>) =>
 function expectBrokenMasked(result: Record<string, any>, logs: CapturedLogs) {
   expect(JSON.stringify(result)).not.toMatch(/boom|RatesService|Error:/);
   logs.expectError(
-    '[McpModule] Tool "broken" (RatesService.broken) failed',
+    '[ToolInvokerFactory] Tool "broken" (RatesService.broken) failed',
     `[ref ${referenceIn(textOf(result))}]`,
     'Error: boom',
     /at RatesService\.broken /,

@@ -189,12 +189,14 @@ describe.each(ADAPTERS)('OAuth resource server on %s', (adapter) => {
       await fetch(`${origin}/.well-known/oauth-protected-resource`);
       await post(url, 'modern', 'tools/list', {});
       const warnings = logs
-        .messages('warn', 'McpModule')
+        .messages('warn', 'OAuthResourceServer')
         .filter((message) => message.startsWith('auth.resource is not set'));
       // Once per server: the first request of the app may have come before this test.
       expect(warnings.length).toBeLessThanOrEqual(1);
       expect(
-        logs.messages('warn', 'McpModule').filter((message) => message.includes(resource)),
+        logs
+          .messages('warn', 'OAuthResourceServer')
+          .filter((message) => message.includes(resource)),
       ).toEqual(warnings);
     });
 
@@ -522,7 +524,7 @@ describe('OAuth resource server with several protected servers', () => {
       error_description:
         'The access token could not be verified now (the authorization server could not be reached); retry later',
     });
-    expect(logs.messages('warn', 'McpModule')).toContainEqual(
+    expect(logs.messages('warn', 'McpOAuthGuard')).toContainEqual(
       expect.stringMatching(
         /^The metadata of the authorization server http:\/\/127\.0\.0\.1:1 could not be loaded/,
       ),

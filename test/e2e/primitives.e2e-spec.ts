@@ -209,7 +209,7 @@ describe.each(ADAPTERS)(
         expect(message).not.toContain('hunter2');
         expect(JSON.stringify(error)).not.toMatch(/hunter2|db\.ts/);
         logs.expectError(
-          '[McpModule] The completer of "count" (prompt summarize) failed',
+          '[Completion] The completer of "count" (prompt summarize) failed',
           `[ref ${referenceIn(message)}]`,
           'Error: database password=hunter2 at /srv/app/db.ts',
           /at PrimitivesService\.brokenCounts /,

@@ -143,7 +143,7 @@ describe.each(ADAPTERS)('the sample in OAuth mode on %s', (adapter) => {
     expect(params.resource_metadata).toBe(metadataUrl);
     expect(params.error).toBeUndefined(); // no token was sent, so none was invalid
     // PORT=0 leaves the resource to each request, which the library warns about.
-    expect(logs.messages('warn', 'McpModule')).toContainEqual(
+    expect(logs.messages('warn', 'OAuthResourceServer')).toContainEqual(
       expect.stringContaining(
         `auth.resource is not set: this MCP server derives its resource URL from the request (${resource})`,
       ),

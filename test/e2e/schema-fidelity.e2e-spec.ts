@@ -265,7 +265,7 @@ describe.each(ADAPTERS)('on %s', (adapter) => {
         );
         // The app's developer learns of it too: the log names the method and each mismatch.
         logs.expectError(
-          '[McpModule] Tool "broken_products" (SchemaFidelityTools.brokenProducts) returned a ' +
+          '[ToolOutputValidator] Tool "broken_products" (SchemaFidelityTools.brokenProducts) returned a ' +
             'result that does not match its declared output; it was not sent',
           '- /0/price: price must be >= 0',
           '- /0/createdAt: createdAt must match format "date-time"',

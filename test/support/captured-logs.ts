@@ -58,7 +58,7 @@ export class CapturedLogs implements LoggerService {
     return this.entries.filter((entry) => entry.level === 'warn');
   }
 
-  /** The messages logged at `level`, with `context` when given (such as `'McpModule'`). */
+  /** The messages logged at `level`, with `context` when given (such as `'McpExplorer'`). */
   messages(level: LogLevel, context?: string): string[] {
     return this.entries
       .filter(

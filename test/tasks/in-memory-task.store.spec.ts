@@ -173,7 +173,7 @@ describe('InMemoryTaskStore', () => {
       await store.requestCancel((await store.create(newTask())).taskId);
       expect(heard).toEqual(['updated', 'updated', 'cancel-requested']);
       for (const type of ['updated', 'updated', 'cancel-requested']) {
-        logs.expectError('[McpModule]', `listener failed on "${type}": listener bug`);
+        logs.expectError('[TaskListeners]', `listener failed on "${type}": listener bug`);
       }
     });
 

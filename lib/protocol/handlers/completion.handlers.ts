@@ -63,7 +63,7 @@ export async function complete(
   }
 }
 
-const logger = new Logger('McpModule');
+const logger = new Logger('Completion');
 
 /**
  * Completes one argument of a prompt or one variable of a template: with its

@@ -1,11 +1,12 @@
 import {
+  PerRequestHTTPServerTransport,
   SdkError,
   SdkErrorCode,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type MessageClassification,
   type MessageExtraInfo,
   type ProtocolEra,
-  type Transport,
 } from '@modelcontextprotocol/server';
 import { statusOf } from './lean-path.rules.js';
 
@@ -16,49 +17,77 @@ export interface LeanAnswer {
 }
 
 /**
+ * The classification the SDK's per-request transport is made with. A modern route brings
+ * the one the SDK's classifier computed: connecting a server whose `supportedProtocolVersions`
+ * lists its revision binds the server to it (`Server.connect`, the public way the SDK's own
+ * entry makes a server modern). A 2025 route has none from the classifier; `{ era: 'legacy' }`
+ * names no revision, so the server is left unbound, as the SDK's legacy transports leave it.
+ */
+const LEGACY: MessageClassification = { era: 'legacy' };
+
+/**
  * A connected `Transport` for one lean exchange: it hands one JSON-RPC request to the
  * SDK's protocol layer and captures the response the layer sends, with the status the
  * SDK's own transport would give it (`statusOf`). No web `Request`/`Response` and no
  * stream is made. It serves what the lean path admits: requests answered by one message
  * (`lean-path.rules.ts` sends progress, logs, tasks and input-required flows to the SDK).
+ *
+ * It is the SDK's `PerRequestHTTPServerTransport` for what the server sees: connecting a
+ * server to it binds the server to the route's modern revision. Its exchange is its own:
+ * `dispatch` instead of `handleMessage` (which builds a web `Response`), and `send` and
+ * `close` replace the base's (none of its private state is read or written here).
  */
-export class LeanExchangeTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+export class LeanExchangeTransport extends PerRequestHTTPServerTransport {
   /** Settled by the response, or rejected when the exchange closes without one. */
   readonly answer: Promise<LeanAnswer>;
   private settle!: (answer: LeanAnswer) => void;
   private fail!: (error: Error) => void;
+  private dispatched = false;
   private settled = false;
   private closed = false;
   /** True while the protocol layer takes the message in: its gates answer in that window. */
   private delivering = false;
 
+  /**
+   * @param classification the SDK classifier's, for a modern route; none for a 2025 route
+   */
   constructor(
     private readonly era: ProtocolEra,
     private readonly request: JSONRPCRequest,
+    classification?: MessageClassification,
   ) {
+    super({ classification: classification ?? LEGACY, responseMode: 'json' });
     this.answer = new Promise<LeanAnswer>((resolve, reject) => {
       this.settle = resolve;
       this.fail = reject;
     });
   }
 
-  async start(): Promise<void> {}
+  /** Not used on the lean path: the exchange is served by {@link dispatch}. */
+  override handleMessage(): Promise<Response> {
+    return Promise.reject(
+      new Error('A lean exchange is served by dispatch(), not handleMessage()'),
+    );
+  }
 
-  /** Delivers the request to the connected server; resolves with its answer. */
+  /**
+   * Delivers the request to the connected server (the transport serves one exchange);
+   * resolves with its answer.
+   */
   dispatch(extra: MessageExtraInfo): Promise<LeanAnswer> {
+    if (this.dispatched) throw new Error('A lean exchange serves exactly one request');
+    if (this.onmessage === undefined) throw new Error('No server is connected to this exchange');
+    this.dispatched = true;
     this.delivering = true;
     try {
-      this.onmessage?.(this.request, extra);
+      this.onmessage(this.request, extra);
     } finally {
       this.delivering = false;
     }
     return this.answer;
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  override async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed || this.settled) return;
     const isResponse = 'result' in message || 'error' in message;
     if (!isResponse) {
@@ -81,7 +110,7 @@ export class LeanExchangeTransport implements Transport {
     queueMicrotask(() => void this.close());
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (!this.settled) {
@@ -93,6 +122,7 @@ export class LeanExchangeTransport implements Transport {
         ),
       );
     }
-    this.onclose?.();
+    // The base's close ends its (unused) exchange and calls `onclose`: the server's teardown.
+    await super.close();
   }
 }

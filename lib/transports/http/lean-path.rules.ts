@@ -1,6 +1,4 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
   classifyInboundRequest,
   isJsonContentType,
   LOG_LEVEL_META_KEY,
@@ -11,9 +9,9 @@ import {
   type JSONRPCRequest,
   type MessageClassification,
   type ProtocolEra,
-  type Server,
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
+import { MODERN_REVISION } from '../../protocol/protocol-revisions.js';
 
 /**
  * The protocol rules the lean path restates, all in this file. Everything else comes from
@@ -25,9 +23,6 @@ import type { IncomingMessage } from 'node:http';
  * `@modelcontextprotocol/server` 2.4.0 (`createMcpHandler`, `PerRequestHTTPServerTransport`,
  * `WebStandardStreamableHTTPServerTransport`).
  */
-
-/** The one modern revision the SDK serves (its `SUPPORTED_MODERN_PROTOCOL_VERSIONS`, not exported). */
-export const MODERN_REVISION = '2026-07-28';
 
 /** Methods that dominate traffic and need nothing but a request and its answer. */
 const MODERN_METHODS: ReadonlySet<string> = new Set([
@@ -140,6 +135,16 @@ export function leanRouteOf(
   if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || !legacyStateless) {
     return undefined;
   }
+  return legacyRouteOf(request, body, method, protocolVersionHeader);
+}
+
+/** The lean route of a 2025-era request the SDK would serve statelessly, if it is one. */
+function legacyRouteOf(
+  request: IncomingMessage,
+  body: unknown,
+  method: string,
+  protocolVersionHeader: string | undefined,
+): LeanRoute | undefined {
   if (!LEGACY_METHODS.has(method)) return undefined;
   // Streamable HTTP 2025-06-18 / 2025-11-25, "Protocol Version Header": a stateless client
   // sends `MCP-Protocol-Version` with every request; without it (or with a version the SDK
@@ -198,33 +203,4 @@ export function statusOf(
     return 200;
   }
   return LADDER_ERROR_HTTP_STATUS[errorCode] ?? 200;
-}
-
-/** The SDK's `Server` fields its HTTP entry sets on a per-request modern instance. */
-interface ModernMarkable {
-  _supportedProtocolVersions: string[];
-  _negotiatedProtocolVersion?: string;
-  _clientCapabilities?: unknown;
-  _clientVersion?: unknown;
-  _ondiscover(): object;
-}
-
-/**
- * Marks a per-request server modern as `createMcpHandler`'s `serveModern` does with its
- * package-internal helpers (not exported): `setNegotiatedProtocolVersion` (the instance
- * speaks 2026-07-28: result stamping, cache hints, serverInfo `_meta`),
- * `installModernOnlyHandlers` (the revision listed and `server/discover` answered) and
- * `seedClientIdentityFromEnvelope` (the deprecated client accessors read the envelope).
- */
-export function markModern(server: Server, meta: Record<string, unknown> | undefined): void {
-  const instance = server as unknown as ModernMarkable;
-  instance._negotiatedProtocolVersion = MODERN_REVISION;
-  if (!instance._supportedProtocolVersions.includes(MODERN_REVISION)) {
-    instance._supportedProtocolVersions = [...instance._supportedProtocolVersions, MODERN_REVISION];
-  }
-  server.setRequestHandler('server/discover', () => instance._ondiscover() as never);
-  const capabilities = meta?.[CLIENT_CAPABILITIES_META_KEY];
-  const clientInfo = meta?.[CLIENT_INFO_META_KEY];
-  if (capabilities !== undefined) instance._clientCapabilities = capabilities;
-  if (clientInfo !== undefined) instance._clientVersion = clientInfo;
 }

@@ -14,12 +14,7 @@ import type {
 } from '../../protocol/protocol-runtime.interface.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 import { LeanExchangeTransport } from './lean-exchange.transport.js';
-import {
-  leanRouteOf,
-  markModern,
-  type LeanCatalogFacts,
-  type LeanRoute,
-} from './lean-path.rules.js';
+import { leanRouteOf, type LeanCatalogFacts, type LeanRoute } from './lean-path.rules.js';
 
 /** A lean answer, ready to write: the status and the JSON text of the JSON-RPC response. */
 export interface LeanReply {
@@ -68,8 +63,9 @@ function standInRequest(request: IncomingMessage, signal: AbortSignal): Request 
  * The lean path of the HTTP endpoint (docs/performance.md, "Lean path"): the stateless
  * requests that dominate traffic skip the SDK's web-standard entry (undici `Request` and
  * `Response`, web streams, its routing) but not its protocol layer. Each request gets a
- * server from the same factory as the SDK's entry, marked as the entry marks it, and the
- * SDK's `Server`/`Protocol` validates, dispatches and encodes it over a transport that
+ * server from the same factory as the SDK's entry, bound to the request's era through the
+ * SDK's public per-request transport (`LeanExchangeTransport`), and the SDK's
+ * `Server`/`Protocol` validates, dispatches and encodes it over that transport, which
  * captures the one answer. What `lean-path.rules.ts` does not admit goes to the SDK.
  *
  * Lists every caller sees alike are kept as JSON text per (era, locale, method) until the
@@ -141,11 +137,9 @@ export class LeanPath {
     } catch {
       return undefined;
     }
-    const { server } = product;
-    if (route.era === 'modern') {
-      markModern(server, route.message.params?._meta as Record<string, unknown> | undefined);
-    }
-    const transport = new LeanExchangeTransport(route.era, route.message);
+    // The SDK's per-request transport, classified as the SDK's entry classifies the request:
+    // connecting binds a server made for 2026-07-28 to that revision (`Server.connect`).
+    const transport = new LeanExchangeTransport(route.era, route.message, route.classification);
     await product.connect(transport);
     const extra: MessageExtraInfo = {
       ...(route.classification && { classification: route.classification }),

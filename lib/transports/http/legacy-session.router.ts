@@ -54,7 +54,7 @@ const ownerOf = (request: Request, authInfo?: AuthInfo): string =>
  * another instance opened is told so (its id starts with that instance's id).
  */
 export class LegacySessionRouter {
-  private readonly logger = new Logger('McpModule');
+  private readonly logger = new Logger(LegacySessionRouter.name);
   private readonly sessions = new Map<string, Session>();
   private readonly idleTimeoutMs: number;
   private readonly maxSessions: number;

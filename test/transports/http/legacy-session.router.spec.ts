@@ -190,7 +190,7 @@ describe('LegacySessionRouter', () => {
     await sleep(200);
     expect((await send(router, TOOLS_LIST, { session })).status).toBe(404);
     expect(servers[0]!.isConnected()).toBe(false);
-    expect(logs.messages('debug', 'McpModule')).toContain(
+    expect(logs.messages('debug', 'LegacySessionRouter')).toContain(
       `MCP session ${session} closed after 50 ms without requests`,
     );
   });
