@@ -103,8 +103,8 @@ const named =
 /** Sub-operations of a request: time with a frame of each on the stack (inclusive). */
 const GROUPS: ProfileGroup[] = [
   {
-    name: 'bootstrap: McpServerHost.onModuleInit (all below)',
-    matches: named('mcp-server.host', 'onModuleInit'),
+    name: 'bootstrap: ProtocolRuntime.onModuleInit (all below)',
+    matches: named('protocol.runtime', 'onModuleInit'),
   },
   { name: 'bootstrap: McpExplorer (discovery, schemas)', matches: inUrl('/mcp.explorer.') },
   {
@@ -120,9 +120,9 @@ const GROUPS: ProfileGroup[] = [
     matches: named('visibility.factory', 'create'),
   },
   {
-    name: 'SDK server per request: build + connect (ours: ProtocolServerFactory.create)',
+    name: 'SDK server per request: build + connect (ours: SdkServerFactory.serverFor)',
     matches: (frame) =>
-      named('protocol-server.factory', 'create')(frame) ||
+      named('sdk-server.factory', 'serverFor')(frame) ||
       (frame.url.includes('@modelcontextprotocol/server') &&
         ['Server', 'McpServer', 'Protocol', 'connect', 'registerTool'].includes(
           frame.functionName,
