@@ -43,7 +43,12 @@ export class ResourceDefinitionFactory {
     });
     const schema = withinMethod(where, () => this.schemaFactory.createInputSchema(dto));
     warnOfUndecoratedDto(this.logger, dto, schema, { kind: 'resource', name: options.uri, where });
-    const checkArguments = stringArgumentsCheck(this.validator, dto, schema, plain);
+    // A template's variables come from the URI the client read, not from its choice: a method
+    // that takes no parameter serves them all (a prompt that takes none refuses arguments).
+    const checkArguments =
+      dto || plain
+        ? stringArgumentsCheck(this.validator, dto, schema, plain)
+        : async () => ({ ok: true as const, value: undefined });
     const common = withoutUndefined({
       name: options.name ?? toSnakeCase(methodName),
       title: options.title,

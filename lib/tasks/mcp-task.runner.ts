@@ -348,8 +348,9 @@ export class McpTaskRunner {
     if (ttlMs === null) return undefined;
     const timer = setTimeout(() => {
       if (controller.signal.aborted) return;
-      void this.store.requestCancel(taskId).catch(() => undefined);
+      // Stopped first: the store's cancel event would stop it with the reason of a cancel.
       this.stop(taskId, 'The task expired (its ttlMs ran out).');
+      void this.store.requestCancel(taskId).catch(() => undefined);
     }, ttlMs);
     timer.unref();
     return timer;

@@ -28,6 +28,9 @@ class Resources {
 
   @McpResource({ uri: 'x://items/{id}' })
   shaped(_params: ItemShape) {}
+
+  @McpResource({ uri: 'x://items/{id}/summary' })
+  summary() {}
 }
 
 const create = (method: keyof Resources, options: McpResourceOptions) => {
@@ -91,5 +94,10 @@ describe('ResourceDefinitionFactory', () => {
     const { resource, warnings } = create('shaped', { uri: 'x://items/{id}' });
     expect(warnings).toEqual([]);
     expect(await resource.checkArguments({ id: '42' })).toEqual({ ok: true, value: { id: '42' } });
+  });
+
+  it('reads a template whose method takes no parameter, whatever its variables', async () => {
+    const { resource } = create('summary', { uri: 'x://items/{id}/summary' });
+    expect(await resource.checkArguments({ id: '42' })).toEqual({ ok: true, value: undefined });
   });
 });
