@@ -19,7 +19,7 @@ const STAGES = [
   ['decorators', '^lib/decorators/'],
   ['schema', '^lib/schema/'],
   ['validation', '^lib/validation/'],
-  ['i18n', '^lib/i18n/'],
+  ['localization', '^lib/localization/'],
   ['discovery', '^lib/discovery/'],
   ['execution', '^lib/execution/'],
   ['registry', '^lib/registry/'],
@@ -33,7 +33,7 @@ const STAGES = [
   ['cli', '^lib/cli/'],
   ['testing', '^lib/testing/'],
   ['plugin', '^lib/plugin/'],
-  ['nestjs-i18n', '^lib/nestjs-i18n/'],
+  ['i18n', '^lib/i18n/'],
   ['redis', '^lib/redis/'],
   ['module', '^lib/(index|mcp\\.module|mcp-core\\.module)\\.ts$'],
 ];

@@ -36,7 +36,7 @@ export default defineConfig({
       },
       {
         find: /^nestjs-mcp\/i18n$/,
-        replacement: fileURLToPath(new URL('./lib/nestjs-i18n/index.ts', import.meta.url)),
+        replacement: fileURLToPath(new URL('./lib/i18n/index.ts', import.meta.url)),
       },
       {
         find: /^nestjs-mcp\/redis$/,

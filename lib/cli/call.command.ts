@@ -6,7 +6,7 @@ import { openCliApp } from './cli-app.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
 import { formatCallResult } from './call-result.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';
-import { environmentLocale } from '../i18n/locale.negotiator.js';
+import { environmentLocale } from '../localization/locale.negotiator.js';
 
 /**
  * `nestjs-mcp call <module> <tool> --args '<json>'`: one `tools/call` through an in-process

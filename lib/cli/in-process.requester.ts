@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type {
   McpProtocolRuntime,
-  TransportContext,
+  TransportCaller,
 } from '../protocol/protocol-runtime.interface.js';
 import { connectInProcess, type InProcessConnection } from '../transports/server.connection.js';
 
@@ -42,7 +42,7 @@ export class InProcessRequester {
   /** Connects to a fresh SDK server of `runtime` for the given caller and runs the `initialize` handshake. */
   static async connect(
     runtime: McpProtocolRuntime,
-    transport: TransportContext = {},
+    transport: TransportCaller = {},
   ): Promise<InProcessRequester> {
     const connection = connectInProcess(runtime, transport);
     const { client } = connection;

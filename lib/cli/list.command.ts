@@ -5,7 +5,7 @@ import { EXIT_OK } from './cli-usage.error.js';
 import { formatCatalogs } from './catalog.formatter.js';
 import { loadModuleReference } from './module-reference.loader.js';
 import { describeServer } from './server-catalog.js';
-import { environmentLocale } from '../i18n/locale.negotiator.js';
+import { environmentLocale } from '../localization/locale.negotiator.js';
 
 /**
  * `nestjs-mcp list <module>`: every server (or `--server`), its tools and their schemas;

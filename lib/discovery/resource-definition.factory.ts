@@ -13,6 +13,7 @@ import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { toSnakeCase } from '../utils/to-snake-case.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
+import type { ArgumentsCheck } from './discovered-method.interface.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import { readMethodDescription } from './docblock-metadata.reader.js';
 import { stringArgumentsCheck } from './string-arguments.check.js';
@@ -43,12 +44,8 @@ export class ResourceDefinitionFactory {
     });
     const schema = withinMethod(where, () => this.schemaFactory.createInputSchema(dto));
     warnOfUndecoratedDto(this.logger, dto, schema, { kind: 'resource', name: options.uri, where });
-    // A template's variables come from the URI the client read, not from its choice: a method
-    // that takes no parameter serves them all (a prompt that takes none refuses arguments).
     const checkArguments =
-      dto || plain
-        ? stringArgumentsCheck(this.validator, dto, schema, plain)
-        : async () => ({ ok: true as const, value: undefined });
+      dto || plain ? stringArgumentsCheck(this.validator, dto, schema, plain) : anyVariables;
     const common = withoutUndefined({
       name: options.name ?? toSnakeCase(methodName),
       title: options.title,
@@ -100,3 +97,10 @@ function parseTemplate(uri: string): UriTemplateMatcher {
     throw new McpConfigurationError(invalidUriTemplateMessage(uri, (error as Error).message));
   }
 }
+
+/**
+ * The check of a template whose method takes no parameter: its variables come from the URI
+ * the client read, not from its choice, so the method serves them all (a prompt that takes
+ * none refuses arguments).
+ */
+const anyVariables: ArgumentsCheck = async () => ({ ok: true, value: undefined });

@@ -16,8 +16,9 @@ import type { DiscoveredTool } from './discovered-tool.interface.js';
 import { readRoute } from './route-metadata.reader.js';
 
 /**
- * MyronCMS's portable name: every run of characters other than ASCII letters and digits
- * becomes one `_`, the result is lower-cased and loses `_` at its edges
+ * A name every MCP client and model provider accepts (lower-case ASCII letters, digits and
+ * `_`; some hosts refuse `.` or `-` in tool names): every run of characters other than ASCII
+ * letters and digits becomes one `_`, the result is lower-cased and loses `_` at its edges
  * (`'Catalog.search'` → `catalog_search`, `' Get  Product! '` → `get_product`). Case
  * boundaries are not word boundaries here (`searchProducts` → `searchproducts`).
  */
@@ -53,9 +54,9 @@ export const McpNaming = {
       `${toSnakeCase(type.name.replace(ROLE_SUFFIX, '') || type.name)}_${toSnakeCase(method)}`,
     )) as McpToolNaming,
   /**
-   * Any text as a portable name, as MyronCMS normalises one: runs of other characters than
-   * ASCII letters and digits become one `_`, lower case, no `_` at the edges. It does not
-   * split camelCase (`'Catalog.searchAll'` → `catalog_searchall`).
+   * Any text as a portable name (lower-case letters, digits and `_`): runs of other
+   * characters than ASCII letters and digits become one `_`, lower case, no `_` at the edges.
+   * It does not split camelCase (`'Catalog.searchAll'` → `catalog_searchall`).
    */
   normalize,
 } as const;

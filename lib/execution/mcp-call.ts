@@ -15,12 +15,12 @@ import type {
   McpPrimitiveKind,
   McpTaskContext,
 } from '../interfaces/mcp-call-context.interface.js';
-import type { LocalizedTexts } from '../i18n/localized-texts.js';
+import type { LocalizedTexts } from '../localization/localized-texts.js';
 import type { CallPhases } from './call-phases.js';
 import { DetachedResponse } from '../context/detached-response.js';
 
 /** What a transport knows about the caller: the platform request and response, if any. */
-export interface TransportContext {
+export interface TransportCaller {
   readonly request?: unknown;
   readonly response?: unknown;
   /** The locale the transport settled on (HTTP: negotiated once per request; stdio, CLI). */
@@ -31,7 +31,7 @@ export interface TransportContext {
 export interface RequestScope {
   readonly serverContext: ServerContext;
   readonly era: ProtocolEra;
-  readonly transport: TransportContext;
+  readonly transport: TransportCaller;
   /** Reads the caller's scopes from the request (the `callerScopes` option). */
   readonly readScopes: (request: unknown) => readonly string[];
   /** What the client declared in `initialize` (2025-era connections). */

@@ -9,7 +9,7 @@ import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
 import { formatIssues } from '../validation/dto-arguments.validator.js';
 import { modelMessage } from '../content/model-messages.js';
-import type { LocalizedTexts } from '../i18n/localized-texts.js';
+import type { LocalizedTexts } from '../localization/localized-texts.js';
 import { describeHttpException, say, type UnexpectedErrorReporter } from './tool-error.mapper.js';
 
 /**

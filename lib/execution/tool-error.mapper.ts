@@ -12,7 +12,7 @@ import {
   type ModelMessageParams,
   type ModelMessageRef,
 } from '../content/model-messages.js';
-import type { LocalizedTexts } from '../i18n/localized-texts.js';
+import type { LocalizedTexts } from '../localization/localized-texts.js';
 
 /** Logs an unexpected error in full and returns a reference the caller may quote. */
 export type UnexpectedErrorReporter = (error: unknown) => string;

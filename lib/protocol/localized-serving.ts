@@ -1,9 +1,9 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/server';
-import type { RequestScope, TransportContext } from '../execution/mcp-call.js';
+import type { RequestScope, TransportCaller } from '../execution/mcp-call.js';
 import type { McpPrimitiveKind } from '../interfaces/mcp-call-context.interface.js';
-import type { LocaleEdition, McpLocalization } from '../i18n/mcp-localization.js';
-import type { LocalizedTexts } from '../i18n/localized-texts.js';
-import type { DefinitionView } from '../i18n/definition.localizer.js';
+import type { LocaleEdition, McpLocalization } from '../localization/mcp-localization.js';
+import type { LocalizedTexts } from '../localization/localized-texts.js';
+import type { DefinitionView } from '../localization/definition.localizer.js';
 import type { CatalogMcpServer } from './catalog-mcp.server.js';
 
 type ServerArgs = ConstructorParameters<typeof CatalogMcpServer>;
@@ -57,7 +57,7 @@ const acceptLanguageOf = (request: unknown): string | string[] | undefined => {
  */
 export function editionOf(
   localization: McpLocalization,
-  transport: TransportContext,
+  transport: TransportCaller,
 ): LocaleEdition {
   const locale =
     transport.locale !== undefined

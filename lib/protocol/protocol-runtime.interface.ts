@@ -7,15 +7,15 @@ import type {
   Tool,
 } from '@modelcontextprotocol/server';
 import type { McpHiddenMethod } from '../discovery/mcp.explorer.js';
-import type { TransportContext } from '../execution/mcp-call.js';
-import type { McpLocalization } from '../i18n/mcp-localization.js';
+import type { TransportCaller } from '../execution/mcp-call.js';
+import type { McpLocalization } from '../localization/mcp-localization.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpChange } from '../interfaces/mcp-scale-out.interface.js';
 import type { CatalogList, NamedScopeRequirement } from '../registry/mcp-catalog.js';
 import type { CatalogMcpServer } from './catalog-mcp.server.js';
 import type { ServingUnit } from './server-tracing.js';
 
-export type { TransportContext } from '../execution/mcp-call.js';
+export type { TransportCaller } from '../execution/mcp-call.js';
 export type { ServingUnit } from './server-tracing.js';
 export type { CatalogList, NamedScopeRequirement } from '../registry/mcp-catalog.js';
 
@@ -23,7 +23,7 @@ export type { CatalogList, NamedScopeRequirement } from '../registry/mcp-catalog
  * What the transport of a connection that carries many HTTP requests (a 2025 session) knows
  * of each: resolved per message from the SDK's context.
  */
-export type TransportResolver = (serverContext: ServerContext) => TransportContext;
+export type TransportResolver = (serverContext: ServerContext) => TransportCaller;
 
 /** What a transport needs to know of one tool before it hands a request on. */
 export interface ToolFacts {
@@ -61,7 +61,7 @@ export interface McpProtocolRuntime {
    */
   serverFor(
     era: ProtocolEra,
-    transport: TransportContext | TransportResolver,
+    transport: TransportCaller | TransportResolver,
     unit?: ServingUnit,
   ): CatalogMcpServer;
   /** Tells `listener` of every change (list changed, resource updated); returns the unsubscribe. */

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_HTTP_PATH } from '../mcp.constants.js';
-import { duplicateServerNameMessage, duplicateServerPathMessage } from '../messages/serving.messages.js';
+import {
+  duplicateServerNameMessage,
+  duplicateServerPathMessage,
+} from '../messages/serving.messages.js';
 import type { ProtocolRuntime } from './protocol.runtime.js';
 
 /**

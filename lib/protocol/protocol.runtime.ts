@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import type { McpLocalization } from '../i18n/mcp-localization.js';
+import type { McpLocalization } from '../localization/mcp-localization.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpChange } from '../interfaces/mcp-scale-out.interface.js';
 import type { McpTaskStore } from '../interfaces/mcp-task-store.interface.js';
@@ -22,7 +22,7 @@ import type {
   McpProtocolRuntime,
   PublishedCatalog,
   ToolFacts,
-  TransportContext,
+  TransportCaller,
   TransportResolver,
 } from './protocol-runtime.interface.js';
 import { RequestScopes } from './request-scopes.js';
@@ -128,7 +128,7 @@ export class ProtocolRuntime implements McpProtocolRuntime, OnModuleInit, OnAppl
 
   serverFor(
     era: ProtocolEra,
-    transport: TransportContext | TransportResolver,
+    transport: TransportCaller | TransportResolver,
     unit?: ServingUnit,
   ): CatalogMcpServer {
     return this.ready().servers.serverFor(era, transport, unit);

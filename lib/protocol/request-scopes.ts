@@ -6,8 +6,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { randomBytes } from 'node:crypto';
 import { defaultCallerScopes, toScopeList } from '../authorization/caller-scopes.js';
-import type { RequestScope, TransportContext } from '../execution/mcp-call.js';
-import type { McpLocalization } from '../i18n/mcp-localization.js';
+import type { RequestScope, TransportCaller } from '../execution/mcp-call.js';
+import type { McpLocalization } from '../localization/mcp-localization.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpTaskJob } from '../interfaces/mcp-scale-out.interface.js';
 import { taskJobRequest, taskJobServerContext } from '../tasks/task-job.js';
@@ -48,7 +48,7 @@ export class RequestScopes {
   of(
     serverContext: ServerContext,
     era: ProtocolEra,
-    transport: TransportContext,
+    transport: TransportCaller,
     legacyClientCapabilities: RequestScope['legacyClientCapabilities'],
   ): RequestScope {
     const { localization } = this;
@@ -66,7 +66,7 @@ export class RequestScopes {
 
   /** The scope of a queued task's call, on the worker that took it (`tasks.queue`). */
   ofJob(job: McpTaskJob, signal: AbortSignal): RequestScope {
-    const transport: TransportContext = {
+    const transport: TransportCaller = {
       request: taskJobRequest(job),
       ...(job.locale !== undefined && { locale: job.locale }),
     };

@@ -1,7 +1,7 @@
 import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
-import { McpCall, type TransportContext } from '../execution/mcp-call.js';
-import type { McpLocalization } from '../i18n/mcp-localization.js';
+import { McpCall, type TransportCaller } from '../execution/mcp-call.js';
+import type { McpLocalization } from '../localization/mcp-localization.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { cannotAskMessage } from '../messages/serving.messages.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
@@ -119,7 +119,7 @@ export class SdkServerFactory {
   /** The SDK server of one serving unit, its handlers registered. */
   serverFor(
     era: ProtocolEra,
-    transport: TransportContext | TransportResolver,
+    transport: TransportCaller | TransportResolver,
     unit: ServingUnit = {},
   ): CatalogMcpServer {
     const mcpServer = new CatalogMcpServer(...this.argsFor(era, transport));
@@ -162,7 +162,7 @@ export class SdkServerFactory {
    * `server/discover` in its locale; a 2025 session's varies per message, and so gets the
    * default.
    */
-  private argsFor(era: ProtocolEra, transport: TransportContext | TransportResolver): ServerArgs {
+  private argsFor(era: ProtocolEra, transport: TransportCaller | TransportResolver): ServerArgs {
     const { localization } = this.parts;
     if (!localization || typeof transport === 'function') return this.serverArgs[era];
     const { locale } = editionOf(localization, transport);

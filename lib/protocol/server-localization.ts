@@ -1,7 +1,7 @@
 import type { ExploredPrimitives } from '../discovery/mcp.explorer.js';
 import { namedTool } from '../discovery/tool-name.resolver.js';
-import { McpLocalization } from '../i18n/mcp-localization.js';
-import { publishedEntries } from '../i18n/translation-tree.check.js';
+import { McpLocalization } from '../localization/mcp-localization.js';
+import { publishedEntries } from '../localization/translation-tree.check.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
 

@@ -1,5 +1,5 @@
 import type { MessageExtraInfo, ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
-import type { TransportContext } from '../execution/mcp-call.js';
+import type { TransportCaller } from '../execution/mcp-call.js';
 import { traceListenStream } from '../telemetry/listen-stream.tracer.js';
 import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import type { CatalogMcpServer } from './catalog-mcp.server.js';
@@ -25,7 +25,7 @@ export function traceServer(
   telemetry: McpTelemetry,
   product: CatalogMcpServer,
   era: ProtocolEra,
-  transport: TransportContext | ((serverContext: ServerContext) => TransportContext),
+  transport: TransportCaller | ((serverContext: ServerContext) => TransportCaller),
   unit: ServingUnit,
   knows: (method: string, name: unknown) => boolean,
 ): void {

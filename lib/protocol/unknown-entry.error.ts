@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { modelMessage, type ModelMessageId } from '../content/model-messages.js';
-import type { LocalizedTexts } from '../i18n/localized-texts.js';
+import type { LocalizedTexts } from '../localization/localized-texts.js';
 
 const MESSAGE_IDS: Readonly<Record<string, ModelMessageId>> = {
   tool: 'unknownTool',

@@ -2,7 +2,7 @@ import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.in
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { VisibilityCheck } from '../execution/visibility.factory.js';
 import type { McpCall } from '../execution/mcp-call.js';
-import type { DefinitionView } from '../i18n/definition.localizer.js';
+import type { DefinitionView } from '../localization/definition.localizer.js';
 
 /** A published tool, prompt or resource: its key, what clients list, who may see it. */
 export interface RegisteredPrimitive<Definition> {

@@ -3,7 +3,10 @@ import type {
   McpCompletionContext,
   McpCompletionValues,
 } from '../interfaces/mcp-completion.interface.js';
-import type { PromptInvoker, ResourceReader } from '../execution/prompt-resource-invoker.factory.js';
+import type {
+  PromptInvoker,
+  ResourceReader,
+} from '../execution/prompt-resource-invoker.factory.js';
 import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';

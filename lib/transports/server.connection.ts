@@ -2,7 +2,7 @@ import { InMemoryTransport, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type {
   McpProtocolRuntime,
-  TransportContext,
+  TransportCaller,
 } from '../protocol/protocol-runtime.interface.js';
 
 /** How one connection is served besides its transport and caller. */
@@ -22,7 +22,7 @@ export interface ConnectionOptions {
 export function serveConnection(
   server: McpProtocolRuntime,
   transport: Transport,
-  caller: TransportContext,
+  caller: TransportCaller,
   { legacy = 'serve', onerror }: ConnectionOptions = {},
 ): StdioServerHandle {
   return serveStdio(({ era }) => server.serverFor(era, caller, { live: true }), {
@@ -46,7 +46,7 @@ export interface InProcessConnection {
  */
 export function connectInProcess(
   server: McpProtocolRuntime,
-  caller: TransportContext,
+  caller: TransportCaller,
 ): InProcessConnection {
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   const served = serveConnection(server, serverSide, caller);

@@ -15,7 +15,7 @@ interface Integration {
 }
 
 const INTEGRATIONS: readonly Integration[] = [
-  { entry: './i18n', folder: 'lib/nestjs-i18n/', packages: ['nestjs-i18n'], typesOnly: true },
+  { entry: './i18n', folder: 'lib/i18n/', packages: ['nestjs-i18n'], typesOnly: true },
   { entry: './redis', folder: 'lib/redis/', packages: ['ioredis', 'bullmq'], typesOnly: false },
 ];
 

@@ -7,7 +7,7 @@ import { delimiter, dirname, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rootSource from '../../lib/index.js';
-import * as i18nSource from '../../lib/nestjs-i18n/index.js';
+import * as i18nSource from '../../lib/i18n/index.js';
 import * as tasksSource from '../../lib/tasks/index.js';
 import * as stdioSource from '../../lib/transports/stdio/index.js';
 import { toSnakeCase } from '../../lib/utils/to-snake-case.util.js';

@@ -10,7 +10,7 @@ import {
 } from 'nestjs-mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpTranslationSource } from '../../lib/interfaces/mcp-translation-source.interface.js';
-import type { TransportContext } from '../../lib/protocol/protocol-runtime.interface.js';
+import type { TransportCaller } from '../../lib/protocol/protocol-runtime.interface.js';
 import { ProtocolRuntime } from '../../lib/protocol/protocol.runtime.js';
 import type { ServingUnit } from '../../lib/protocol/server-tracing.js';
 import { bootApp, closeApps } from '../discovery/discovery-boot.js';
@@ -71,7 +71,7 @@ async function serversOf(providers: Provider[], options: Partial<McpModuleOption
   const booted = await bootApp(providers, { options: { ...OPTIONS, ...options } });
   const runtime = booted.app.get(ProtocolRuntime);
   const factory =
-    (transport: TransportContext | (() => TransportContext) = {}, unit: ServingUnit = {}) =>
+    (transport: TransportCaller | (() => TransportCaller) = {}, unit: ServingUnit = {}) =>
     (era: ProtocolEra) =>
       runtime.serverFor(era, transport, unit);
   return { ...booted, runtime, factory };
@@ -279,7 +279,7 @@ describe('SdkServerFactory', () => {
 
     it('answers in the locale of the transport, the code’s words in the default one', async () => {
       const { factory } = await serversOf([Shop], i18n);
-      const instructions = async (transport: TransportContext, era: ProtocolEra) => {
+      const instructions = async (transport: TransportCaller, era: ProtocolEra) => {
         const client = await openClient(factory(transport), era);
         const answer = era === 'modern' ? await client.ask('server/discover') : client.initialized!;
         return answer.result.instructions;

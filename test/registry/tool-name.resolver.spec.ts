@@ -25,7 +25,7 @@ class InventoryService {
   getHTTPStatus() {}
 }
 
-describe('McpNaming.normalize (MyronCMS)', () => {
+describe('McpNaming.normalize', () => {
   it.each([
     ['Catalog.search', 'catalog_search'],
     [' Get  Product! ', 'get_product'],

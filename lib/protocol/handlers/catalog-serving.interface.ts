@@ -1,6 +1,6 @@
 import type { ProtocolEra, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { McpCall, RequestScope } from '../../execution/mcp-call.js';
-import type { McpLocalization } from '../../i18n/mcp-localization.js';
+import type { McpLocalization } from '../../localization/mcp-localization.js';
 import type { McpPrimitiveKind } from '../../interfaces/mcp-call-context.interface.js';
 import type { McpCatalog } from '../../registry/mcp-catalog.js';
 import type { DeprecatedAliases } from '../deprecated-aliases.js';

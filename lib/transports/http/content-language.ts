@@ -1,4 +1,4 @@
-import type { McpLocalization } from '../../i18n/mcp-localization.js';
+import type { McpLocalization } from '../../localization/mcp-localization.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 
 /**

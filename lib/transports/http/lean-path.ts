@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   CatalogList,
   McpProtocolRuntime,
-  TransportContext,
+  TransportCaller,
 } from '../../protocol/protocol-runtime.interface.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 import { LeanExchangeTransport } from './lean-exchange.transport.js';
@@ -22,7 +22,7 @@ export interface LeanReply {
   readonly text: string;
 }
 
-type CreateServer = (era: ProtocolEra, transport: TransportContext) => McpServer;
+type CreateServer = (era: ProtocolEra, transport: TransportCaller) => McpServer;
 
 /** The lists whose answer can be served as cached JSON text, and the catalog list of each. */
 const LIST_METHODS: ReadonlyMap<string, CatalogList> = new Map([

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OAuthResourceServer } from '../../oauth/oauth-resource.server.js';
 import type {
   McpProtocolRuntime,
-  TransportContext,
+  TransportCaller,
 } from '../../protocol/protocol-runtime.interface.js';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
@@ -74,7 +74,7 @@ export class StreamableHttpEndpoint {
    * `AsyncLocalStorage` would do the same but turns on promise hooks for the whole
    * process: bench/README.md measured +0.2 ms per request.)
    */
-  private readonly transports = new WeakMap<Request, TransportContext>();
+  private readonly transports = new WeakMap<Request, TransportCaller>();
   private readonly handler: McpHttpHandler;
   /** 2025-era sessions, when `http.legacySessions` asks for them. */
   private readonly sessions?: LegacySessionRouter;
@@ -105,7 +105,7 @@ export class StreamableHttpEndpoint {
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-    const transportOf = (request?: Request): TransportContext =>
+    const transportOf = (request?: Request): TransportCaller =>
       (request && this.transports.get(request)) ?? {};
     // With `auth`, an operation whose `@McpScopes()` the token lacks is refused by the
     // SDK with 403 insufficient_scope before it is dispatched (see scope-challenge.resolver.ts).

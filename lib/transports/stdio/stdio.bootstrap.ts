@@ -19,7 +19,7 @@ import { selectServer } from '../server.selector.js';
 import { ClosableStdioTransport } from './closable-stdio.transport.js';
 import { redirectConsoleToStderr } from './console.redirect.js';
 import { StderrLogger } from './stderr.logger.js';
-import { environmentLocale } from '../../i18n/locale.negotiator.js';
+import { environmentLocale } from '../../localization/locale.negotiator.js';
 import type { StdioBootstrapOptions } from './stdio-bootstrap-options.interface.js';
 
 /** A Nest app serving one MCP server over stdio. */

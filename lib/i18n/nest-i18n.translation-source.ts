@@ -1,5 +1,5 @@
 import type { I18nService } from 'nestjs-i18n';
-import type { LocatedTranslationSource } from '../i18n/directory-translation.source.js';
+import type { LocatedTranslationSource } from '../localization/directory-translation.source.js';
 import type {
   McpTranslationSource,
   McpTranslationTree,

@@ -3,7 +3,7 @@ import {
   publishedEntries,
   translationTreeProblems,
   type PublishedEntries,
-} from '../../lib/i18n/translation-tree.check.js';
+} from '../../lib/localization/translation-tree.check.js';
 
 const PUBLISHED: PublishedEntries = publishedEntries({
   tools: [

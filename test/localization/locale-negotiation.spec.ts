@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentLocale, LocaleNegotiator } from '../../lib/i18n/locale.negotiator.js';
+import { environmentLocale, LocaleNegotiator } from '../../lib/localization/locale.negotiator.js';
 
 describe('negotiating the locale', () => {
   const negotiator = new LocaleNegotiator('en', ['de', 'fr-CA', 'en']);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpConfigurationError } from '../../lib/errors/mcp-configuration.error.js';
-import { McpLocalization } from '../../lib/i18n/mcp-localization.js';
-import { publishedEntries } from '../../lib/i18n/translation-tree.check.js';
+import { McpLocalization } from '../../lib/localization/mcp-localization.js';
+import { publishedEntries } from '../../lib/localization/translation-tree.check.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -3,8 +3,8 @@ import { ArrayMaxSize, IsIn, IsInt, IsString, Max, MinLength } from 'class-valid
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentsError } from '../../lib/errors/invalid-arguments.error.js';
 import { toolErrorToResult } from '../../lib/execution/tool-error.mapper.js';
-import { ChainTexts } from '../../lib/i18n/localized-texts.js';
-import { TranslationChain } from '../../lib/i18n/translation.chain.js';
+import { ChainTexts } from '../../lib/localization/localized-texts.js';
+import { TranslationChain } from '../../lib/localization/translation.chain.js';
 import type { McpTranslationTree } from '../../lib/interfaces/mcp-translation-source.interface.js';
 import { DtoArgumentsValidator } from '../../lib/validation/dto-arguments.validator.js';
 

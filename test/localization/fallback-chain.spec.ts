@@ -4,8 +4,8 @@ import type {
   McpTranslationSource,
   McpTranslationTree,
 } from '../../lib/interfaces/mcp-translation-source.interface.js';
-import { McpLocalization } from '../../lib/i18n/mcp-localization.js';
-import { publishedEntries } from '../../lib/i18n/translation-tree.check.js';
+import { McpLocalization } from '../../lib/localization/mcp-localization.js';
+import { publishedEntries } from '../../lib/localization/translation-tree.check.js';
 
 const TOOL: Tool = {
   name: 'search_products',
