@@ -30,7 +30,7 @@ export interface LocaleEdition {
 }
 
 /** What the translations of one server are checked against. */
-export interface LocalizedServer {
+export interface TranslationTarget {
   readonly name: string;
   /** The server's `group`; its name stands for it when it has none. */
   readonly group?: string;
@@ -76,7 +76,7 @@ export class McpLocalization {
    * Reads and checks the translations of a server.
    * @throws McpConfigurationError listing every problem with its file and line
    */
-  static create(options: McpI18nOptions, server: LocalizedServer): McpLocalization {
+  static create(options: McpI18nOptions, server: TranslationTarget): McpLocalization {
     const source =
       typeof options.translations === 'string'
         ? new DirectoryTranslationSource(options.translations)
@@ -128,7 +128,7 @@ export class McpLocalization {
 function checkTranslations(
   source: McpTranslationSource,
   group: string,
-  server: LocalizedServer,
+  server: TranslationTarget,
 ): void {
   // Servers share the base files, and the servers of one group (its versions) its files:
   // a key may name what any server of the app publishes.

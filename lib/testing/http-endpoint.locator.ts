@@ -6,7 +6,7 @@ import { DEFAULT_HTTP_PATH } from '../mcp.constants.js';
 import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 
 /** The app's HTTP server the kit reaches, and how to let go of it. */
-export interface ReachableServer {
+export interface ReachedListener {
   /** `http://127.0.0.1:<port>` */
   readonly origin: string;
   /** Closes the listener the kit opened; a no-op when the app was listening already. */
@@ -48,10 +48,10 @@ export function endpointPath(
 /**
  * Reaches the app's server the way supertest does: a server that is listening already is
  * used where it listens (and left open); otherwise it listens on 127.0.0.1 with a free port
- * until {@link ReachableServer.release}. Fastify answers only once it is ready, which
+ * until {@link ReachedListener.release}. Fastify answers only once it is ready, which
  * `app.init()` does not wait for.
  */
-export async function reachServer(app: INestApplication, server: Server): Promise<ReachableServer> {
+export async function reachServer(app: INestApplication, server: Server): Promise<ReachedListener> {
   const adapter = app.getHttpAdapter?.();
   if (adapter?.getType?.() === 'fastify') {
     await (adapter.getInstance() as { ready(): PromiseLike<unknown> }).ready();

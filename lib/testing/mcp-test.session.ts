@@ -5,7 +5,7 @@ import {
   endpointPath,
   httpServerOf,
   reachServer,
-  type ReachableServer,
+  type ReachedListener,
 } from './http-endpoint.locator.js';
 import type { McpTestAnswer } from './mcp-test-answer.js';
 import {
@@ -26,7 +26,7 @@ export interface ClientIdentity extends ConnectionSettings {
  * use and closed together.
  */
 export class McpTestSession {
-  private reached?: Promise<ReachableServer>;
+  private reached?: Promise<ReachedListener>;
   private readonly connections = new Map<string, Promise<McpTestConnection | ConnectionRefused>>();
   private closed = false;
 
