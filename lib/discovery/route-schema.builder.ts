@@ -13,6 +13,7 @@ import { RouteParamtypes } from '../utils/nest-internals.js';
 import { sameJson } from '../utils/value-checks.util.js';
 import { withinMethod } from './within-method.util.js';
 import { sourceLabel, type RouteArgumentSource } from './route-parameters.reader.js';
+import { ownValue, setOwn } from '../utils/own-property.util.js';
 
 /** The merged schema of a route tool, and which source gives each argument. */
 export interface RouteSchema {
@@ -126,9 +127,10 @@ export class RouteSchemaBuilder {
 
   private mergeDefs(defs: Record<string, JsonSchema> | undefined): void {
     for (const [key, def] of Object.entries(defs ?? {})) {
-      if (this.defs[key] !== undefined && !sameJson(this.defs[key], def))
+      const known = ownValue(this.defs, key);
+      if (known !== undefined && !sameJson(known, def))
         throw new McpConfigurationError(conflictingRouteDefsMessage(this.where, key));
-      this.defs[key] = def;
+      setOwn(this.defs, key, def);
     }
   }
 
@@ -140,14 +142,16 @@ export class RouteSchemaBuilder {
       );
     }
     this.owners.set(name, label);
-    this.properties[name] = schema;
+    // Parameter names come from the app's code: `__proto__` stays a property.
+    setOwn(this.properties, name, schema);
     if (required) this.required.push(name);
   }
 
   /** The `arguments` option of `@McpTool()`: texts for the merged properties, by name. */
   private applyArgumentOptions(): void {
     for (const [name, option] of Object.entries(this.options.arguments ?? {})) {
-      const property = this.properties[name];
+      // `toString` names no argument, whatever every object inherits.
+      const property = ownValue(this.properties, name);
       if (!property) {
         throw new McpConfigurationError(
           unknownRouteArgumentOptionMessage(this.where, name, Object.keys(this.properties)),

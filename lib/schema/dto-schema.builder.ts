@@ -30,6 +30,7 @@ import {
 } from './property-annotations.reader.js';
 import { allowNull, mergeSchemaParts, type SchemaPart } from './schema-keywords.merger.js';
 import { VALIDATION_CONSTRAINT_CONVERTERS } from './validation-constraint.converters.js';
+import { setOwn } from '../utils/own-property.util.js';
 
 /** A rule the schema could not express exactly, found while building one property. */
 export interface SchemaGapNotice {
@@ -53,16 +54,6 @@ const ACCEPTS_MISSING = new Set(['isNotIn']);
 
 /** Where `$defs` keeps the root object while defaults are checked (never published). */
 const ROOT_DEF_KEY = '@root';
-
-// Property names come from user classes; `__proto__` must stay a key, not a prototype.
-const setOwn = (target: Record<string, unknown>, key: string, value: unknown): void => {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-};
 
 /**
  * The state of one schema build: the `$defs` built or being built. One instance

@@ -257,4 +257,17 @@ describe('RouteSchemaBuilder: texts', () => {
       /Its arguments: \(none\)\.$/,
     );
   });
+
+  it('refuses an "arguments" key named like what every object inherits, and changes nothing', () => {
+    expect(() =>
+      builder({ arguments: { toString: 'Hacked' } }).build([query('q', String)]),
+    ).toThrow(/names "toString", which no @Param\(\), @Query\(\) or @Body\(\)/);
+    expect(Object.prototype.toString).not.toHaveProperty('description');
+  });
+
+  it('keeps a parameter named __proto__ as a property', () => {
+    const { schema } = builder().build([query('__proto__', String)]);
+    expect(Object.keys(schema.properties ?? {})).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(schema.properties)).toBe(Object.prototype);
+  });
 });
