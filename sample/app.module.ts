@@ -42,16 +42,18 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
   if (!config.oauth) return { ...server, http: { path: MCP_PATH, guards: [BearerTokenGuard] } };
 
   const { issuer, audience } = config.oauth;
-  // With PORT=0 the port is not known yet: the library then derives the URL from each request.
+  // With PORT=0 the port is not known yet: the library then derives the URL from each
+  // request, when it names one of the hosts of `allowedHosts` (never any other host).
   const resource =
     config.oauth.resource ??
     (config.port ? `http://${config.host}:${config.port}/${MCP_PATH}` : undefined);
   new Logger('Sample').log(
     `OAuth mode: the MCP endpoint accepts access tokens of ${issuer} for ${resource ?? 'its URL'}`,
   );
+  const allowedHosts = [...new Set(['localhost', '127.0.0.1', '[::1]', config.host])];
   return {
     ...server,
-    http: { path: MCP_PATH },
+    http: { path: MCP_PATH, ...(resource === undefined && { allowedHosts }) },
     auth: {
       authorizationServers: [issuer],
       resource,

@@ -2,6 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { access } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { redirectConsoleToStderr } from '../transports/stdio/console.redirect.js';
 import { CliUsageError } from './cli-usage.error.js';
 
 /** The export a module reference names when it has no `#ExportName`: Nest's convention. */
@@ -36,7 +37,7 @@ export async function loadModuleReference(
       `Cannot find the module file ${file} (looked at ${path}); build the app first and give the path of the compiled .js file.`,
     );
   }
-  const exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  const exports = await importQuietly(path);
   const module = exports[exportName];
   if (!isNestModule(module)) {
     const candidates = Object.keys(exports).filter((name) => looksLikeModule(exports[name]));
@@ -50,6 +51,20 @@ export async function loadModuleReference(
     );
   }
   return module;
+}
+
+/**
+ * Imports the app's file with `console` sent to stderr: a `console.log` at the top level of
+ * the app's modules runs now, and stdout is the command's output (`--json`) or the MCP
+ * stream of `serve`.
+ */
+async function importQuietly(path: string): Promise<Record<string, unknown>> {
+  const restoreConsole = redirectConsoleToStderr();
+  try {
+    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } finally {
+    restoreConsole();
+  }
 }
 
 /** A class (Nest treats any class as a module; an `@Module()` one has metadata) or a dynamic module. */

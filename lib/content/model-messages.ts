@@ -10,6 +10,8 @@ export const MODEL_MESSAGES = {
     'Unknown resource template "$name". Call $listMethod to see the resource templates this server offers.',
   resourceNotFound:
     'Resource not found: $uri. Call resources/list or resources/templates/list to see what this server offers.',
+  uriTooLong:
+    'URI too long: $length characters, over the limit of $limit. Call resources/list or resources/templates/list to see what this server offers.',
   invalidArguments: 'Invalid arguments:',
   allowedValues: 'allowed: $values',
   forbidden: 'Forbidden resource',

@@ -25,6 +25,18 @@ export interface TransportCaller {
   readonly response?: unknown;
   /** The locale the transport settled on (HTTP: negotiated once per request; stdio, CLI). */
   readonly locale?: string;
+  /**
+   * Who the caller is (the `identity` option), when the transport resolved it already;
+   * otherwise it is resolved from `request` where the request's scope is made.
+   */
+  readonly identity?: string;
+}
+
+/** What request state holds: the entry it was minted for, and the method's own state. */
+export interface MintedState {
+  /** The name of the tool or prompt, or the URI of the resource, that minted it. */
+  readonly entry: string;
+  readonly state: unknown;
 }
 
 /** What the protocol layer knows about one request, shared by the calls it makes. */
@@ -32,14 +44,26 @@ export interface RequestScope {
   readonly serverContext: ServerContext;
   readonly era: ProtocolEra;
   readonly transport: TransportCaller;
+  /** Who the caller is: what sessions, request state and tasks are bound to. */
+  readonly identity: string;
   /** Reads the caller's scopes from the request (the `callerScopes` option). */
   readonly readScopes: (request: unknown) => readonly string[];
   /** What the client declared in `initialize` (2025-era connections). */
   readonly legacyClientCapabilities: () => ClientCapabilities | undefined;
-  /** Signs request state for the next round of an input-required flow. */
-  readonly mintRequestState: (state: unknown, serverContext: ServerContext) => Promise<string>;
-  /** Verifies a state minted for this request and returns what was minted. */
-  readonly verifyRequestState: (state: string, serverContext: ServerContext) => Promise<unknown>;
+  /**
+   * Signs request state for the next round of an input-required flow, bound to the method,
+   * the caller (`identity`) and the entry (a tool's state is refused by another tool).
+   */
+  readonly mintRequestState: (
+    state: unknown,
+    serverContext: ServerContext,
+    entry: string,
+  ) => Promise<string>;
+  /** Verifies a state minted for this caller and method; what was minted, with its entry. */
+  readonly verifyRequestState: (
+    state: string,
+    serverContext: ServerContext,
+  ) => Promise<MintedState>;
   /** The language negotiated for this request (docs/i18n.md). */
   readonly locale?: string;
   /** The library's words to the model in that language; absent without `i18n`. */
@@ -222,11 +246,18 @@ export class McpCall implements McpCallContext {
   requestState<T = unknown>(): T | undefined {
     const binding = this.taskBinding;
     if (binding?.inputResponses !== undefined) return binding.requestState as T | undefined;
-    return this.serverContext.mcpReq.requestState<T>();
+    // Verified by the SDK (`requestState.verify`), and checked to be this entry's by the
+    // handler that made this call.
+    return this.serverContext.mcpReq.requestState<MintedState>()?.state as T | undefined;
   }
 
   mintRequestState<T>(state: T): Promise<string> {
-    return this.scope.mintRequestState(state, this.serverContext);
+    return this.scope.mintRequestState(state, this.serverContext, this.name);
+  }
+
+  /** Who the caller is (the `identity` option): what tasks and state are bound to. */
+  get identity(): string {
+    return this.scope.identity;
   }
 
   /** The answers of this round: the task's once it asked inside the task, else the request's. */

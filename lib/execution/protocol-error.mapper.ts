@@ -30,6 +30,19 @@ export function resourceNotFound(
 }
 
 /**
+ * A URI longer than the `maxUriLength` option, refused before any template is matched
+ * against it: `-32602` in every revision, with the length and the limit in `data`.
+ */
+export function uriTooLong(length: number, limit: number, texts?: LocalizedTexts): ProtocolError {
+  const params = { length, limit };
+  const message = texts ? texts.message('uriTooLong', params) : modelMessage('uriTooLong', params);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, {
+    length,
+    maxUriLength: limit,
+  });
+}
+
+/**
  * The table from an error thrown by a prompt or resource method to the JSON-RPC error the
  * caller gets (prompts and resources have no `isError` result):
  *

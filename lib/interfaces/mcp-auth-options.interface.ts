@@ -1,16 +1,36 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-/** Token introspection (RFC 7662), for authorization servers that issue opaque tokens. */
+/**
+ * Token introspection (RFC 7662), for an authorization server that issues opaque tokens.
+ * An opaque token names no issuer, so one authorization server introspects them: a token
+ * is never sent to another.
+ */
 export interface McpAuthIntrospectionOptions {
   /**
+   * The authorization server whose opaque tokens are introspected, one of
+   * `authorizationServers`; required when there are several. An answer that names another
+   * `iss` is refused.
+   * @default the only entry of `authorizationServers`
+   */
+  issuer?: string;
+  /**
    * The introspection endpoint.
-   * @default the `introspection_endpoint` of the authorization server's metadata
+   * @default the `introspection_endpoint` of the issuer's metadata
    */
   endpoint?: string;
   /** The client id this server authenticates to the introspection endpoint with. */
   clientId: string;
   /** The client secret this server authenticates to the introspection endpoint with. */
   clientSecret: string;
+  /**
+   * How long an active answer is reused, in seconds: a revoked token is refused at the
+   * latest this long after its revocation, and never past its `exp`. Answers are kept by a
+   * hash of the token, at most 10,000 of them (the least recently used go first); an
+   * inactive answer is kept 10 seconds. `0` asks the authorization server on every request
+   * with an active token.
+   * @default 60
+   */
+  cacheTtlSeconds?: number;
 }
 
 /**
@@ -22,8 +42,12 @@ export interface McpAuthOptions {
   /** The issuer URLs of the authorization servers whose tokens this server accepts. */
   authorizationServers: string[];
   /**
-   * The canonical URL of this MCP server (the `resource` of RFC 8707 and RFC 9728).
-   * @default derived from the request and the endpoint's path, with a warning to set it
+   * The canonical URL of this MCP server (the `resource` of RFC 8707 and RFC 9728): what
+   * tokens must name in `aud` (unless `audience` is set) and the metadata names. Required
+   * on the HTTP endpoint unless `http.allowedHosts` is set: then the resource is derived
+   * from a request whose host (`Host`, or `X-Forwarded-Host` behind a trusted proxy) is in
+   * that list, and a request naming another host is refused with 403.
+   * @default none: the bootstrap fails unless `http.allowedHosts` is set (or `http: false`)
    */
   resource?: string;
   /**

@@ -21,6 +21,20 @@ export interface LegacySessionOptions {
    * @default 10_000
    */
   maxSessions?: number;
+  /**
+   * At most this many sessions of one caller (its `identity`): opening one more closes the
+   * caller's session that went longest without a request, so that one caller cannot take
+   * every slot.
+   * @default 10
+   */
+  maxSessionsPerCaller?: number;
+  /**
+   * At most this many resumable SSE streams of one session keep their events in memory
+   * (each POST answered as a stream, and the GET stream, is one): a new stream evicts the
+   * one whose last event is the oldest, whose client can then no longer resume it.
+   * @default 16
+   */
+  maxStreamsPerSession?: number;
 }
 
 /** Options of the Streamable HTTP endpoint. */
@@ -41,15 +55,20 @@ export interface McpHttpOptions {
   /**
    * Hostnames (no port) the `Host` header may name, checked on every request. Without it,
    * requests that arrive on a loopback address must name `localhost`, `127.0.0.1` or
-   * `[::1]` (DNS rebinding protection).
+   * `[::1]` (DNS rebinding protection). With `auth` and no `auth.resource`, the resource is
+   * derived from a request whose host is in this list, and only then.
    * @default localhost names on loopback connections, no check otherwise
    * @example allowedHosts: ['localhost', 'mcp.example.com']
    */
   allowedHosts?: string[];
   /**
-   * Origin hostnames (no scheme, no port) a browser request may come from, checked on every
-   * request that carries `Origin`; a bad `Origin` gets 403.
-   * @default localhost origins on loopback connections, no check otherwise
+   * Full origins (scheme, host and port) a browser request may come from, checked on every
+   * connection that carries `Origin`; any other `Origin` gets 403. A request's own origin
+   * (its `Host`, once checked against `allowedHosts` or the localhost names) is always
+   * accepted.
+   * @default the request's own origin; on loopback connections also the localhost origins
+   *   on the request's port
+   * @example allowedOrigins: ['https://app.example.com', 'http://localhost:5173']
    */
   allowedOrigins?: string[];
   /**
@@ -138,6 +157,16 @@ export interface McpModuleOptions {
    */
   callerScopes?: CallerScopesReader;
   /**
+   * Who the caller of a request is, as one string: what every piece of state is bound to
+   * (2025 sessions and their streams, request state, tasks, subscriptions, queued jobs). A
+   * request from another caller gets the answer of an unknown id. Return `undefined` to
+   * fall back to the default. Never return a credential: the identity is stored.
+   * @default the OAuth issuer and subject (else client id) of `request.auth`, else
+   * `request.user.id` or `.sub`, else a hash of the `Authorization` header, else anonymous
+   * @example identity: (request) => request.user?.tenantId
+   */
+  identity?: (request: any) => string | undefined;
+  /**
    * Whether the app's global exception filters run on tool calls. Method and class
    * `@UseFilters()` always do. Set `false` when global filters were written for HTTP only
    * and write the response themselves; the library then maps errors to tool results.
@@ -156,6 +185,15 @@ export interface McpModuleOptions {
    * @default false
    */
   listTemplatesAsResources?: boolean;
+  /**
+   * The longest resource URI this server reads, in characters (UTF-16 code units, as
+   * `string.length` counts them). A longer one is refused with `-32602`, saying the limit and
+   * its length, before any template is matched against it: in `resources/read`, in
+   * `completion/complete` of a template, and by the OAuth step-up challenge, which finds no
+   * resource. It bounds the work one request can ask of the server.
+   * @default 4096
+   */
+  maxUriLength?: number;
   /**
    * How the state a call carries between rounds of an input-required flow
    * (`inputRequired({ requestState })`, minted with `ctx.mintRequestState()`) is signed

@@ -38,8 +38,16 @@ export interface McpTaskJob {
   /** The JSON-RPC id of the `tools/call` that created the task. */
   readonly requestId?: string | number;
   readonly clientCapabilities?: ClientCapabilities;
-  /** The caller's verified identity: the OAuth `AuthInfo` and `request.user`, as JSON. */
-  readonly caller: { readonly authInfo?: AuthInfo; readonly user?: unknown };
+  /**
+   * The caller, as the request's guards verified it: its identity (what the task and its
+   * state are bound to), and the OAuth `AuthInfo` and `request.user` the worker's
+   * interceptors and method read, as JSON. Never the credentials: no `token`, no headers.
+   */
+  readonly caller: {
+    readonly identity?: string;
+    readonly authInfo?: Omit<AuthInfo, 'token'>;
+    readonly user?: unknown;
+  };
   /** How long the task lives from its creation, and when it was created (epoch ms). */
   readonly ttlMs: number | null;
   readonly createdAt: number;

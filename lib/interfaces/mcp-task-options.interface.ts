@@ -48,13 +48,6 @@ export interface McpTasksOptions {
    */
   maxTasks?: number;
   /**
-   * Who owns a task, from the platform request: only the same owner may read, answer or
-   * cancel it (another caller gets "unknown task"). Never a session: a task outlives it.
-   * @default the verified OAuth principal (`request.auth`), else `request.user`'s `id` or
-   * `sub`, else a hash of the `Authorization` header, else one shared anonymous owner
-   */
-  owner?: (request: any) => string | undefined;
-  /**
    * Runs the tasks on a queue shared by every instance (docs/scale-out.md), by its name,
    * such as `'mcp-tasks'`: the request checks the call (arguments, guards) and whichever
    * instance takes the job runs it (interceptors, pipes, the method). Needs `scaleOut`.

@@ -1,6 +1,7 @@
 /**
  * The messages about what one server publishes once the scan is done: a server that
- * publishes nothing, the URI of its manifest, and completers whose target it lacks.
+ * publishes nothing, the URI of its manifest, completers whose target it lacks, and resource
+ * templates whose URIs can be read more than one way.
  */
 
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
@@ -78,3 +79,34 @@ export const unknownCompletionArgumentMessage = (
 ): string =>
   `${where} completes "${target.argument}" of the ${completionTargetLabel(target)}, which has ` +
   `no such argument (its arguments: ${argumentNames.join(', ') || 'none'}).`;
+
+/**
+ * A resource template with expressions a URI cannot tell apart (`{name}.{ext}`), logged once
+ * at bootstrap. `separated` is the template with a `/` between them, when that fixes it.
+ */
+export const ambiguousTemplateMessage = (
+  resource: { readonly name: string; readonly where: string; readonly uriTemplate: string },
+  ambiguities: ReadonlyArray<{
+    readonly first: string;
+    readonly second: string;
+    readonly separator: string;
+  }>,
+  separated: string | undefined,
+): string => {
+  const pairs = ambiguities.map(({ first, second, separator }) =>
+    separator === ''
+      ? `${first} and ${second} follow each other with nothing between them`
+      : `${first} and ${second} are separated only by "${separator}", which can be part of ` +
+        `a value of each`,
+  );
+  const fix = separated
+    ? `Separate them with a character no value can contain, such as "/": ${separated}`
+    : `Separate them with a character no value can contain, such as "/", and make the ` +
+      `expressions around it simple ones ({name}, not {+name}): only those values cannot contain "/"`;
+  return (
+    `The resource template ${resource.uriTemplate} of the resource "${resource.name}" ` +
+    `(${resource.where}) is ambiguous: ${pairs.join('; ')}. A URI can then be read more than ` +
+    `one way; resources/read gives the first expression the longest value the URI allows ` +
+    `(as the MCP SDK does), which may not be the values the client expanded. ${fix}.`
+  );
+};

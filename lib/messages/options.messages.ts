@@ -39,6 +39,18 @@ export const invalidStdioOptionsMessage = (problems: string[]): string =>
   `A correct example:\n${STDIO_OPTIONS_EXAMPLE}`;
 
 /**
+ * `auth` on the HTTP endpoint with nothing that fixes the resource: the bootstrap cannot
+ * know where the app will listen, and a `Host` (or `X-Forwarded-Host`) header must not
+ * choose the audience tokens are checked against.
+ */
+export const authResourceRequiredMessage = (): string =>
+  '"auth.resource" is required on the HTTP endpoint: the URL clients connect to, which ' +
+  "tokens must name in aud. Set auth.resource: 'https://<your host>/mcp' (recommended), or " +
+  "list the hosts this server answers to in http.allowedHosts (such as ['mcp.example.com']): " +
+  "the resource is then derived from a request's Host only when it is in that list. A " +
+  'request header must not choose the audience of the tokens this server accepts.';
+
+/**
  * An options key nobody reads, with the option it was most likely meant to be, or the
  * valid options of its level (`level`, `''` at the top) when no guess is close.
  */

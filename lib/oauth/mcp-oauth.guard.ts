@@ -8,7 +8,11 @@ import {
 } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { userOf } from './auth-info.factory.js';
-import { OAuthChallengeError, VerifierUnavailableError } from './oauth-challenge.error.js';
+import {
+  OAuthChallengeError,
+  UnservedHostError,
+  VerifierUnavailableError,
+} from './oauth-challenge.error.js';
 import { oauthMessages } from './oauth.messages.js';
 import type { OAuthResourceServer } from './oauth-resource.server.js';
 
@@ -50,9 +54,11 @@ function challengeLaterUnauthorized(response: ServerResponse, challenge: () => s
  * read the verified identity: `request.auth` (the MCP SDK's `AuthInfo`, which reaches
  * tools as `ctx.http.authInfo`) and `request.user` (the token's claims and `scopes`).
  *
- * A refusal is a Nest `HttpException` (401, 403, or 503 when the authorization server
- * cannot be reached), so the app's exception filters see it as any other; its
- * `WWW-Authenticate` challenge is set on the response first.
+ * A refusal is a Nest `HttpException` (401, 403, or 503 with `Retry-After` when the
+ * authorization server cannot be asked), so the app's exception filters see it as any
+ * other; its `WWW-Authenticate` challenge is set on the response first. A request for a
+ * host the resource cannot be derived from gets 403 without a challenge (it has no
+ * metadata to name).
  */
 export class McpOAuthGuard implements CanActivate {
   private readonly logger = new Logger(McpOAuthGuard.name);
@@ -87,18 +93,33 @@ export class McpOAuthGuard implements CanActivate {
           : new UnauthorizedException(body, { description: error.message });
       }
       if (error instanceof VerifierUnavailableError) {
-        this.logger.warn(
-          oauthMessages.authorizationServerUnreachable(
-            this.resourceServer.options.authorizationServers.join(', '),
-            error.detail,
-          ),
-        );
+        this.warnOutage(error);
+        setHeader(http.getResponse<HeaderTarget>(), 'Retry-After', String(error.retryAfterSeconds));
         throw new ServiceUnavailableException({
           error: 'temporarily_unavailable',
           error_description: oauthMessages.verifierUnavailable(),
         });
       }
+      if (error instanceof UnservedHostError) {
+        throw new ForbiddenException(
+          { error: 'invalid_request', error_description: error.description },
+          { description: error.description },
+        );
+      }
       throw error;
     }
+  }
+
+  /** One warning a minute at most while the authorization server cannot be asked. */
+  private warnOutage(error: VerifierUnavailableError): void {
+    const heldBack = this.resourceServer.outages.record();
+    if (heldBack === undefined) return;
+    const warning =
+      error.unavailability.warning ??
+      oauthMessages.authorizationServerUnreachable(
+        this.resourceServer.options.authorizationServers.join(', '),
+        error.detail,
+      );
+    this.logger.warn(heldBack > 0 ? warning + oauthMessages.outagesHeldBack(heldBack) : warning);
   }
 }

@@ -22,14 +22,47 @@ export class OAuthChallengeError extends Error {
   }
 }
 
+/** What a `VerifierUnavailableError` knows beyond its detail. */
+export interface VerifierUnavailability {
+  /** When to try again, in seconds: the authorization server's own `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+  /** The warning for the app's log, when it is not the one about unreachable metadata. */
+  readonly warning?: string;
+}
+
 /**
  * The authorization server could not be asked (its metadata, keys or introspection
- * endpoint did not answer): the token is neither valid nor invalid, so the answer is 503,
- * not a 401 that would send the client to get a token it already has.
+ * endpoint did not answer, or it asked to be left alone: 429, 5xx): the token is neither
+ * valid nor invalid, so the answer is 503 with `Retry-After`, not a 401 that would send the
+ * client to get a token it already has.
  */
 export class VerifierUnavailableError extends Error {
-  constructor(readonly detail: string) {
+  /** The `Retry-After` of a 503 when the authorization server named none. */
+  static readonly DEFAULT_RETRY_AFTER_SECONDS = 30;
+
+  constructor(
+    readonly detail: string,
+    readonly unavailability: VerifierUnavailability = {},
+  ) {
     super(detail);
     this.name = 'VerifierUnavailableError';
+  }
+
+  get retryAfterSeconds(): number {
+    return (
+      this.unavailability.retryAfterSeconds ?? VerifierUnavailableError.DEFAULT_RETRY_AFTER_SECONDS
+    );
+  }
+}
+
+/**
+ * A request to a server whose resource is derived from the request (no `auth.resource`)
+ * that names a host outside `http.allowedHosts` (in `Host`, or `X-Forwarded-Host` behind a
+ * trusted proxy): no resource, so no audience, can be derived from it. Answered 403.
+ */
+export class UnservedHostError extends Error {
+  constructor(readonly description: string) {
+    super(description);
+    this.name = 'UnservedHostError';
   }
 }

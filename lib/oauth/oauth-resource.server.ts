@@ -1,5 +1,5 @@
 import type { AuthInfo, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
-import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
+import { OAuthError, OAuthErrorCode, validateHostHeader } from '@modelcontextprotocol/server';
 import { HttpException, Logger } from '@nestjs/common';
 import type { McpAuthOptions } from '../interfaces/mcp-auth-options.interface.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
@@ -8,7 +8,7 @@ import { toAuthInfo } from './auth-info.factory.js';
 import { bearerChallenge, challengeScopes } from './bearer-challenge.js';
 import { extractBearerToken, type TokenCarrier } from './bearer-token.extractor.js';
 import { JwtAccessTokenVerifier, looksLikeJwt } from './jwt-access-token.verifier.js';
-import { OAuthChallengeError } from './oauth-challenge.error.js';
+import { OAuthChallengeError, UnservedHostError } from './oauth-challenge.error.js';
 import { headerSafe, oauthMessages } from './oauth.messages.js';
 import {
   normalizePath,
@@ -16,6 +16,7 @@ import {
   protectedResourceMetadataUrl,
 } from './protected-resource-metadata.js';
 import { TokenIntrospectionVerifier } from './token-introspection.verifier.js';
+import { OutageLog } from './outage.log.js';
 
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
 
@@ -25,6 +26,11 @@ export interface ProtectedEndpoint {
   readonly routePath?: () => string;
   /** Every scope `@McpScopes()` names on the server (the default `scopes_supported`). */
   readonly namedScopes?: () => string[];
+  /**
+   * `http.allowedHosts`: without `auth.resource`, the resource is derived from a request
+   * whose host is one of these, and from no other. Without either, it is never derived.
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** The request as far as the resource server reads it (Express, Fastify or stdio's). */
@@ -52,6 +58,13 @@ function customVerifierRefusal(error: unknown): Error {
   );
 }
 
+/** The host a request names: the platform's (trust proxy applied), else its `Host` header. */
+function hostOf(request: ResourceRequest): string | undefined {
+  if (typeof request.host === 'string' && request.host !== '') return request.host;
+  const host = request.headers?.host;
+  return typeof host === 'string' && host !== '' ? host : undefined;
+}
+
 /** Resources compare without a fragment and one trailing slash (as the MCP SDK does). */
 const comparable = (resource: string) => resource.split('#')[0].replace(/\/$/, '');
 
@@ -67,6 +80,8 @@ export class OAuthResourceServer {
   private readonly introspection?: TokenIntrospectionVerifier;
   private readonly requiredScopes: readonly string[];
   private warnedDerived = false;
+  /** The refusals for an unreachable authorization server, warned about once a minute. */
+  readonly outages = new OutageLog();
 
   constructor(
     readonly options: McpAuthOptions,
@@ -91,16 +106,17 @@ export class OAuthResourceServer {
 
   /**
    * The canonical URL of the server: `auth.resource`, else the request's origin and the
-   * endpoint's path (with a warning, once); `undefined` without either (stdio).
+   * endpoint's path when its host is one of `http.allowedHosts` (with a warning, once);
+   * `undefined` otherwise (stdio, or a host outside the list). The host is the platform's
+   * (`X-Forwarded-Host` behind a trusted proxy), so that header too must name a listed host.
    */
   resourceOf(request: ResourceRequest): string | undefined {
     if (this.options.resource) return this.options.resource;
     const path = this.endpoint.routePath?.();
-    const host =
-      typeof request.host === 'string' && request.host !== ''
-        ? request.host
-        : request.headers?.host;
-    if (path === undefined || typeof host !== 'string') return undefined;
+    const host = hostOf(request);
+    const hosts = this.endpoint.allowedHosts;
+    if (path === undefined || host === undefined || !hosts) return undefined;
+    if (!validateHostHeader(host, [...hosts]).ok) return undefined;
     const encrypted = request.socket?.encrypted ?? request.raw?.socket?.encrypted;
     const protocol =
       typeof request.protocol === 'string' ? request.protocol : encrypted ? 'https' : 'http';
@@ -137,8 +153,19 @@ export class OAuthResourceServer {
    * @throws OAuthChallengeError when there is no token, it is not valid (401), or it lacks
    *   a required scope (403)
    * @throws VerifierUnavailableError when the authorization server cannot be asked
+   * @throws UnservedHostError when the resource would be derived from a host outside
+   *   `http.allowedHosts`
    */
   async authenticate(request: ResourceRequest): Promise<AuthInfo> {
+    const resource = this.resourceOf(request);
+    if (resource === undefined && this.endpoint.routePath) {
+      throw new UnservedHostError(
+        oauthMessages.unservedHost(
+          (hostOf(request) ?? '').slice(0, 200),
+          this.endpoint.allowedHosts ?? [],
+        ),
+      );
+    }
     const token = extractBearerToken({
       headers: request.headers,
       url: request.originalUrl ?? request.url,
@@ -146,7 +173,6 @@ export class OAuthResourceServer {
     if (token === undefined) {
       throw new OAuthChallengeError(401, undefined, oauthMessages.missingToken());
     }
-    const resource = this.resourceOf(request);
     const audience = this.audienceFor(resource);
     const metadataUrl = resource === undefined ? undefined : protectedResourceMetadataUrl(resource);
     const auth = await this.verify(token, request, audience, metadataUrl);

@@ -47,19 +47,41 @@ export const oauthMessages = {
   verifierUnavailable: () =>
     'The access token could not be verified now (the authorization server could not be ' +
     'reached); retry later',
-  /** For the developer: the resource is guessed from each request. */
+  /** For the developer: the resource is derived from requests to a host of allowedHosts. */
   derivedResource: (resource: string) =>
     `auth.resource is not set: this MCP server derives its resource URL from the request ` +
-    `(${resource}). Set auth.resource to its public URL in production: tokens name it in aud, ` +
-    `and a Host header must not decide it.`,
+    `(${resource}), whose host is one of http.allowedHosts. Set auth.resource to its public ` +
+    `URL in production: tokens name it in aud.`,
+  /** For the client, in a 403: its request names a host the resource cannot be derived from. */
+  unservedHost: (host: string, allowed: readonly string[]) =>
+    `This MCP server does not serve the host ${host || '(none)'}: its resource URL, which ` +
+    `access tokens name, is derived only from the hosts ${allowed.join(', ') || '(none)'}. ` +
+    'Connect to one of them (the server sets auth.resource or lists its hosts in http.allowedHosts)',
+  /** For the developer: the introspection endpoint answered with an error status. */
+  introspectionUnavailable: (
+    endpoint: string,
+    status: number,
+    retryAfterSeconds: number | undefined,
+  ) =>
+    `The introspection endpoint ${endpoint} answered HTTP ${status}; opaque tokens are ` +
+    `answered 503 until it answers again` +
+    (retryAfterSeconds === undefined
+      ? '.'
+      : ` (it asked for ${retryAfterSeconds} s, during which it is not called; cached tokens are still served).`),
+  /** For the developer: the introspection endpoint answered 2xx without an RFC 7662 answer. */
+  introspectionMalformed: (endpoint: string) =>
+    `${endpoint} answered without an RFC 7662 introspection response (a JSON object with a boolean "active")`,
+  /** Appended to an outage warning when others were kept back (one warning a minute). */
+  outagesHeldBack: (count: number) =>
+    ` (${count} more refusal(s) for this reason since the last warning, at most one warning a minute)`,
   authorizationServerUnreachable: (issuer: string, detail: string) =>
     `The metadata of the authorization server ${issuer} could not be loaded (${detail}); ` +
     `tokens it issued are refused until it can be. Check auth.authorizationServers.`,
   stdioNeedsResource: () =>
     'A bearer token was given to the stdio transport, but auth has neither resource nor ' +
     'audience to check its aud against: set auth.resource (or auth.audience).',
-  noIntrospectionEndpoint: (issuers: readonly string[]) =>
-    `No introspection endpoint: the metadata of ${issuers.join(', ')} names no ` +
+  noIntrospectionEndpoint: (issuer: string) =>
+    `No introspection endpoint: the metadata of ${issuer} names no ` +
     `introspection_endpoint; set auth.introspection.endpoint`,
 };
 

@@ -1,5 +1,9 @@
+import { authResourceRequiredMessage } from '../messages/options.messages.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
 import { isOptionsObject } from './option-checks.js';
+
+/** Issuers compare without one trailing slash (`https://tenant.auth0.com/` is common). */
+const sameIssuer = (a: string, b: string): boolean => a.replace(/\/$/, '') === b.replace(/\/$/, '');
 
 /**
  * The asymmetric JWS algorithms (RFC 7518, RFC 8037) an access token may be signed with.
@@ -80,7 +84,7 @@ function resourceProblem(name: string, value: unknown): string | undefined {
   return undefined;
 }
 
-function introspectionProblems(introspection: unknown): string[] {
+function introspectionProblems(introspection: unknown, servers: unknown): string[] {
   if (introspection === undefined) return [];
   if (!isOptionsObject(introspection)) {
     return [
@@ -107,7 +111,42 @@ function introspectionProblems(introspection: unknown): string[] {
       );
     }
   }
+  const issuer = introspectionIssuerProblem(introspection.issuer, servers);
+  if (issuer !== undefined) problems.push(issuer);
+  const ttl = introspection.cacheTtlSeconds;
+  if (ttl !== undefined && !(Number.isInteger(ttl) && (ttl as number) >= 0)) {
+    problems.push(
+      `"auth.introspection.cacheTtlSeconds" must be a whole number of seconds, 0 or more (got ${JSON.stringify(ttl)}); 0 asks the authorization server about every request`,
+    );
+  }
   return problems;
+}
+
+/**
+ * An opaque token names no issuer, so it is introspected by one authorization server only
+ * (never posted to the others): the only one, or the one `introspection.issuer` names.
+ */
+function introspectionIssuerProblem(issuer: unknown, servers: unknown): string | undefined {
+  const trusted = Array.isArray(servers) ? servers.filter(isNonEmptyString) : [];
+  if (issuer === undefined) {
+    return trusted.length > 1
+      ? `"auth.introspection.issuer" must name the authorization server whose opaque tokens are introspected (one of ${trusted.join(', ')}): a token that is not a JWT names no issuer, and is never sent to another one`
+      : undefined;
+  }
+  if (!isNonEmptyString(issuer) || !trusted.some((server) => sameIssuer(server, issuer))) {
+    return `"auth.introspection.issuer" must be one of "auth.authorizationServers" (${trusted.join(', ')}) (got ${JSON.stringify(issuer)})`;
+  }
+  return undefined;
+}
+
+/**
+ * On the HTTP endpoint, what fixes the resource (the audience of the tokens): `auth.resource`,
+ * or `http.allowedHosts`, among which a request's Host may choose. Never the request alone.
+ */
+export function authResourceProblems(auth: unknown, http: unknown): string[] {
+  if (!isOptionsObject(auth) || auth.resource !== undefined || http === false) return [];
+  const hosts = isOptionsObject(http) ? http.allowedHosts : undefined;
+  return Array.isArray(hosts) && hosts.length > 0 ? [] : [authResourceRequiredMessage()];
 }
 
 function algorithmProblem(algorithms: unknown): string | undefined {
@@ -156,7 +195,7 @@ export function authOptionsProblems(auth: unknown): string[] {
       '"auth.verifyToken" must be a function (token, request) => Promise<AuthInfo> that throws when the token is not valid',
     );
   }
-  problems.push(...introspectionProblems(auth.introspection));
+  problems.push(...introspectionProblems(auth.introspection, auth.authorizationServers));
   if (auth.resourceName !== undefined && !isNonEmptyString(auth.resourceName)) {
     problems.push('"auth.resourceName" must be a non-empty string, such as \'Catalog MCP server\'');
   }

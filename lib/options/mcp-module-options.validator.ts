@@ -1,13 +1,14 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from '../messages/options.messages.js';
-import { authOptionsProblems } from './auth-options.validator.js';
+import { authOptionsProblems, authResourceProblems } from './auth-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';
 import { tasksOptionsProblems } from './tasks-options.validator.js';
 import { i18nOptionsProblems } from './i18n-options.validator.js';
 import { scaleOutOptionsProblems } from './scale-out-options.validator.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
+import { webOrigin } from '../utils/web-origin.util.js';
 import {
   booleanProblem,
   isGuard,
@@ -35,6 +36,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     ...identityProblems(options.name, options.version, options.instructions),
     ...httpOptionsProblems(options.http),
     ...authOptionsProblems(options.auth),
+    ...authResourceProblems(options.auth, options.http),
     ...telemetryOptionsProblems(options.telemetry),
     ...namingOptionsProblems(options.naming, options.manifest),
     ...tasksOptionsProblems(options.tasks),
@@ -74,10 +76,16 @@ function groupProblems(group: unknown, groupVersion: unknown): string[] {
 /** The top-level options that tune how the server behaves (paging, state, schemas, filters). */
 function serverOptionsProblems(options: Record<string, unknown>): string[] {
   const { pageSize, requestState, schema, listTemplatesAsResources, useGlobalFilters } = options;
-  const { callerScopes } = options;
+  const { callerScopes, identity } = options;
   const problems: string[] = [];
   if (pageSize !== undefined && !isPositiveInteger(pageSize)) {
     problems.push(`"pageSize" must be a positive integer (got ${JSON.stringify(pageSize)})`);
+  }
+  if (options.maxUriLength !== undefined && !isPositiveInteger(options.maxUriLength)) {
+    problems.push(
+      `"maxUriLength" must be a positive integer, a number of characters such as 4096 ` +
+        `(got ${JSON.stringify(options.maxUriLength)})`,
+    );
   }
   problems.push(...requestStateProblems(requestState));
   if (schema !== undefined && !isOptionsObject(schema)) {
@@ -93,6 +101,11 @@ function serverOptionsProblems(options: Record<string, unknown>): string[] {
       booleanProblem('useGlobalFilters', useGlobalFilters),
     ]),
   );
+  if (identity !== undefined && typeof identity !== 'function') {
+    problems.push(
+      '"identity" must be a function of the request, such as (request) => request.user?.id',
+    );
+  }
   if (callerScopes !== undefined && typeof callerScopes !== 'function') {
     problems.push(
       '"callerScopes" must be a function of the request, such as (request) => request.user?.scopes',
@@ -159,17 +172,30 @@ function httpOptionsProblems(http: unknown): string[] {
   return problems;
 }
 
-/** `http.allowedHosts` and `http.allowedOrigins`, the lists DNS-rebinding protection checks. */
+/**
+ * `http.allowedHosts` (hostnames) and `http.allowedOrigins` (full origins), the lists
+ * DNS-rebinding protection checks.
+ */
 function httpHostListProblems(http: Record<string, unknown>): string[] {
   const problems: string[] = [];
+  const examples = {
+    allowedHosts: "hostnames such as ['localhost', 'mcp.example.com']",
+    allowedOrigins: "origins such as ['https://app.example.com', 'http://localhost:5173']",
+  };
   for (const option of ['allowedHosts', 'allowedOrigins'] as const) {
     const list = http[option];
     if (
       list !== undefined &&
       !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
     ) {
+      problems.push(`"http.${option}" must be an array of ${examples[option]}`);
+    }
+  }
+  const origins = Array.isArray(http.allowedOrigins) ? (http.allowedOrigins as unknown[]) : [];
+  for (const origin of origins) {
+    if (typeof origin === 'string' && webOrigin(origin) === undefined) {
       problems.push(
-        `"http.${option}" must be an array of hostnames such as ['localhost', 'mcp.example.com']`,
+        `"http.allowedOrigins" must list full origins, scheme, host and port as browsers send them in Origin, such as '${origin.includes('://') ? 'https://app.example.com' : `https://${origin}`}' (got ${JSON.stringify(origin)})`,
       );
     }
   }
@@ -183,12 +209,14 @@ function legacySessionsProblems(legacySessions: unknown): string[] {
     typeof legacySessions !== 'boolean' &&
     !isOptionsObject(legacySessions)
   ) {
-    return ['"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }'];
+    return [
+      '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions?, maxSessionsPerCaller?, maxStreamsPerSession? }',
+    ];
   }
   if (!isOptionsObject(legacySessions)) return [];
   return found(
-    (['idleTimeoutMs', 'maxSessions'] as const).map((option) =>
-      wholeNumberProblem(`http.legacySessions.${option}`, legacySessions[option]),
+    (['idleTimeoutMs', 'maxSessions', 'maxSessionsPerCaller', 'maxStreamsPerSession'] as const).map(
+      (option) => wholeNumberProblem(`http.legacySessions.${option}`, legacySessions[option]),
     ),
   );
 }

@@ -37,6 +37,8 @@ export type OptionKeysOf<Options> = Record<keyof Options, typeof VALUE | OptionK
 export const LEGACY_SESSION_OPTION_KEYS = {
   idleTimeoutMs: VALUE,
   maxSessions: VALUE,
+  maxSessionsPerCaller: VALUE,
+  maxStreamsPerSession: VALUE,
 } as const satisfies OptionKeysOf<LegacySessionOptions>;
 
 export const HTTP_OPTION_KEYS = {
@@ -62,9 +64,11 @@ export const SCHEMA_OPTION_KEYS = {
 } as const satisfies OptionKeysOf<McpSchemaOptions>;
 
 export const AUTH_INTROSPECTION_OPTION_KEYS = {
+  issuer: VALUE,
   endpoint: VALUE,
   clientId: VALUE,
   clientSecret: VALUE,
+  cacheTtlSeconds: VALUE,
 } as const satisfies OptionKeysOf<McpAuthIntrospectionOptions>;
 
 export const AUTH_OPTION_KEYS = {
@@ -93,7 +97,6 @@ export const TASKS_OPTION_KEYS = {
   ttlMs: VALUE,
   pollIntervalMs: VALUE,
   maxTasks: VALUE,
-  owner: VALUE,
   queue: VALUE,
 } as const satisfies OptionKeysOf<McpTasksOptions>;
 
@@ -112,9 +115,11 @@ export const MCP_MODULE_OPTION_KEYS = {
   groupVersion: VALUE,
   http: HTTP_OPTION_KEYS,
   callerScopes: VALUE,
+  identity: VALUE,
   useGlobalFilters: VALUE,
   pageSize: VALUE,
   listTemplatesAsResources: VALUE,
+  maxUriLength: VALUE,
   requestState: REQUEST_STATE_OPTION_KEYS,
   schema: SCHEMA_OPTION_KEYS,
   auth: AUTH_OPTION_KEYS,

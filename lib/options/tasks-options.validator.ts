@@ -14,7 +14,7 @@ export function tasksOptionsProblems(tasks: unknown): string[] {
   const problems = (['ttlMs', 'pollIntervalMs', 'maxTasks'] as const)
     .map((key) => wholeNumberProblem(`tasks.${key}`, tasks[key]))
     .filter((problem): problem is string => problem !== undefined);
-  const { store, owner } = tasks;
+  const { store } = tasks;
   if (
     store !== undefined &&
     !(
@@ -25,9 +25,6 @@ export function tasksOptionsProblems(tasks: unknown): string[] {
       '"tasks.store" must implement McpTaskStore (create, get, complete, fail, requestCancel, ' +
         'subscribe, ...), such as new InMemoryTaskStore()',
     );
-  }
-  if (owner !== undefined && typeof owner !== 'function') {
-    problems.push('"tasks.owner" must be a function of the request, such as (req) => req.user?.id');
   }
   const { queue } = tasks;
   if (queue !== undefined && !(typeof queue === 'string' && /^[\w.-]{1,100}$/.test(queue))) {

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { traceConnection, type TracedConnection } from '../telemetry/connection.tracer.js';
 import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { asInvalidParams } from './request-params.error.js';
 
 /**
  * Marks a `tools/call` answer that is a task (`CreateTaskResult`), not a tool result: the
@@ -26,11 +27,18 @@ class TaskResultCarrier {
  * The SDK's low-level `Server`, with `tools/call` answers that are tasks let through. The
  * SDK wraps each handler through `_wrapHandler`, its documented hook for subclasses; for
  * `tools/call` it still validates the request, and checks the result as a tool result,
- * which a task (`CreateTaskResult`) is not.
+ * which a task (`CreateTaskResult`) is not. The SDK's check of a request's params answers
+ * `-32602` with a plain message (`asInvalidParams`).
  */
 export class TaskAwareServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
-    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    if (method !== 'tools/call') {
+      const checked = super._wrapHandler(method, handler);
+      return (request, ctx) =>
+        checked(request, ctx).catch((error: unknown) => {
+          throw asInvalidParams(method, error);
+        });
+    }
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);
       if (typeof result === 'object' && result !== null && TASK_RESULT in result) {
@@ -43,7 +51,7 @@ export class TaskAwareServer extends Server {
         return await wrapped(request, ctx);
       } catch (error) {
         if (error instanceof TaskResultCarrier) return error.result;
-        throw error;
+        throw asInvalidParams(method, error);
       }
     };
   }

@@ -64,6 +64,11 @@ export interface McpProtocolRuntime {
     transport: TransportCaller | TransportResolver,
     unit?: ServingUnit,
   ): CatalogMcpServer;
+  /**
+   * Who the caller of a platform request is (the `identity` option, else the default): what
+   * every piece of the caller's state is bound to. Resolved once per request.
+   */
+  identityOf(request: unknown): string;
   /** Tells `listener` of every change (list changed, resource updated); returns the unsubscribe. */
   onChange(listener: (change: McpChange) => void): () => void;
   /** The tool a name or a deprecated alias finds; `undefined` for a name it does not answer to. */

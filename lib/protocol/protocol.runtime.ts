@@ -134,6 +134,10 @@ export class ProtocolRuntime implements McpProtocolRuntime, OnModuleInit, OnAppl
     return this.ready().servers.serverFor(era, transport, unit);
   }
 
+  identityOf(request: unknown): string {
+    return this.ready().scopes.identityOf(request);
+  }
+
   onChange(listener: (change: McpChange) => void): () => void {
     return this.notifier.subscribe(listener);
   }

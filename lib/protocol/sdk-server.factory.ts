@@ -1,4 +1,4 @@
-import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
+import type { ProtocolEra, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { McpCall, type TransportCaller } from '../execution/mcp-call.js';
 import type { McpLocalization } from '../localization/mcp-localization.js';
@@ -73,7 +73,7 @@ export class SdkServerFactory {
   private warnedCannotAsk = false;
 
   constructor(private readonly parts: SdkServerParts) {
-    const { options, catalog, localization, scopes, tasks, notifier } = parts;
+    const { options, catalog, localization, tasks, notifier } = parts;
     const findTaskTools = () => {
       this.hasTaskTools = catalog.tools.entries().some((tool) => tool.task !== undefined);
     };
@@ -83,7 +83,6 @@ export class SdkServerFactory {
       { name: options.name, version: options.version },
       {
         ...(options.instructions && { instructions: options.instructions }),
-        requestState: { verify: scopes.verifyRequestState },
         supportedProtocolVersions: supportedRevisions(era),
       },
       (name) => catalog.tools.get(name)?.definition.inputSchema,
@@ -122,7 +121,14 @@ export class SdkServerFactory {
     transport: TransportCaller | TransportResolver,
     unit: ServingUnit = {},
   ): CatalogMcpServer {
-    const mcpServer = new CatalogMcpServer(...this.argsFor(era, transport));
+    const { scopes } = this.parts;
+    // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
+    const transportOf = typeof transport === 'function' ? transport : () => transport;
+    const identityOf = (ctx: ServerContext) => {
+      const caller = transportOf(ctx);
+      return caller.identity ?? scopes.identityOf(caller.request);
+    };
+    const mcpServer = new CatalogMcpServer(...this.argsFor(era, transport, identityOf));
     if (this.telemetry) traceServer(this.telemetry, mcpServer, era, transport, unit, this.knows);
     // The handlers go on the low-level server: registering every tool on the McpServer per
     // request would cost O(tools) per request.
@@ -132,16 +138,7 @@ export class SdkServerFactory {
     // requests), 2025-era clients only on a connection (stdio, a session).
     const canAsk = era === 'modern' || live;
     const tasks = this.hasTaskTools ? this.parts.tasks : undefined;
-    server.registerCapabilities({
-      tools: { listChanged: canAsk },
-      prompts: { listChanged: canAsk },
-      resources: { subscribe: canAsk, listChanged: canAsk },
-      completions: {},
-      logging: {},
-      ...tasks?.capabilities(era),
-    });
-    // A connection (a 2025 session) carries many HTTP requests: each handler sees its own.
-    const transportOf = typeof transport === 'function' ? transport : () => transport;
+    server.registerCapabilities(capabilitiesOf(canAsk, tasks?.capabilities(era)));
     const legacyClientCapabilities = () => server.getClientCapabilities();
     const target: HandledServer = {
       server,
@@ -150,23 +147,34 @@ export class SdkServerFactory {
       canAsk,
       ...(tasks && { tasks }),
       scopeOf: (ctx: ServerContext) =>
-        this.parts.scopes.of(ctx, era, transportOf(ctx), legacyClientCapabilities),
+        scopes.of(ctx, era, transportOf(ctx), legacyClientCapabilities),
     };
     for (const register of HANDLERS) register(this.serving, target);
-    tasks?.register(server, era, (ctx) => transportOf(ctx).request, this.serving.pageSize, live);
+    tasks?.register(server, era, identityOf, this.serving.pageSize, live);
     return mcpServer;
   }
 
   /**
-   * A server that serves one request or connection answers `initialize` and
-   * `server/discover` in its locale; a 2025 session's varies per message, and so gets the
-   * default.
+   * What the SDK server of a unit is made with. A server that serves one request or
+   * connection answers `initialize` and `server/discover` in its locale; a 2025 session's
+   * varies per message, and so gets the default. The request state it verifies is bound
+   * to the caller of the request that echoes it.
    */
-  private argsFor(era: ProtocolEra, transport: TransportCaller | TransportResolver): ServerArgs {
-    const { localization } = this.parts;
-    if (!localization || typeof transport === 'function') return this.serverArgs[era];
-    const { locale } = editionOf(localization, transport);
-    return this.serverArgsIn?.[era].get(locale) ?? this.serverArgs[era];
+  private argsFor(
+    era: ProtocolEra,
+    transport: TransportCaller | TransportResolver,
+    identityOf: (ctx: ServerContext) => string,
+  ): ServerArgs {
+    const { localization, scopes } = this.parts;
+    const locale =
+      localization && typeof transport !== 'function'
+        ? editionOf(localization, transport).locale
+        : undefined;
+    const [info, options, inputSchemaOf] =
+      (locale !== undefined && this.serverArgsIn?.[era].get(locale)) || this.serverArgs[era];
+    const verify = (state: string, ctx: ServerContext) =>
+      scopes.verify(state, ctx, identityOf(ctx));
+    return [info, { ...options, requestState: { verify } }, inputSchemaOf];
   }
 
   /** Whether a `tools/call` or `prompts/get` names an entry of the catalog (made once). */
@@ -189,4 +197,19 @@ export class SdkServerFactory {
     this.warnedCannotAsk = true;
     this.logger.warn(cannotAskMessage(what));
   }
+}
+
+/** What an SDK server advertises: notifications only where it can send them, and tasks. */
+function capabilitiesOf(
+  canAsk: boolean,
+  tasks: ServerCapabilities | undefined,
+): ServerCapabilities {
+  return {
+    tools: { listChanged: canAsk },
+    prompts: { listChanged: canAsk },
+    resources: { subscribe: canAsk, listChanged: canAsk },
+    completions: {},
+    logging: {},
+    ...tasks,
+  };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
+import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
 import { emptyServerReport } from '../discovery/empty-server.report.js';
 import {
@@ -20,9 +20,10 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
-import { manifestUriTakenMessage } from '../messages/catalog.messages.js';
+import { ambiguousTemplateMessage, manifestUriTakenMessage } from '../messages/catalog.messages.js';
 import { notInitialisedMessage } from '../messages/serving.messages.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { attachesCompleter } from './completer-target.check.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { PrimitiveBinder } from './primitive.binder.js';
@@ -90,17 +91,21 @@ export class CatalogAssembler {
       resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
     );
     this.hiddenMethods = mine(explored.hidden).map(({ where, reason }) => ({ where, reason }));
+    for (const resource of resources) this.warnIfAmbiguous(resource);
     const bound = resources.map((resource) => this.binder.resource(resource));
-    const catalog = new McpCatalog({
-      tools: tools.map((tool) => this.bindTool(tool)),
-      prompts: prompts.map((prompt) => this.binder.prompt(prompt)),
-      resources: bound.filter((entry): entry is RegisteredResource => !('template' in entry)),
-      templates: bound.filter((entry): entry is RegisteredTemplate => 'template' in entry),
-    });
+    const catalog = new McpCatalog(
+      {
+        tools: tools.map((tool) => this.bindTool(tool)),
+        prompts: prompts.map((prompt) => this.binder.prompt(prompt)),
+        resources: bound.filter((entry): entry is RegisteredResource => !('template' in entry)),
+        templates: bound.filter((entry): entry is RegisteredTemplate => 'template' in entry),
+      },
+      { maxUriLength: this.options.maxUriLength },
+    );
     for (const completer of explored.completers) {
-      // A completer follows its target: it serves every server that publishes it, and is
-      // an error (attachCompleter) only when no entry of the app has that name.
-      if (!catalog.completable(completer.target) && isExploredTarget(explored, completer)) continue;
+      // A completer follows its target: it serves every server whose entry of that name has
+      // its argument, and is an error (attachCompleter) only when no entry of the app has.
+      if (!attachesCompleter(catalog, explored, completer)) continue;
       catalog.attachCompleter(completer, this.binder.completer(completer));
     }
     if (this.options.manifest) this.publishManifest(catalog, this.options.manifest);
@@ -146,6 +151,25 @@ export class CatalogAssembler {
     );
   }
 
+  /**
+   * Warns of a template whose URIs can be read more than one way (`files://{name}.{ext}`),
+   * once per template of the app, however many servers publish it.
+   */
+  private warnIfAmbiguous(resource: DiscoveredResource): void {
+    if (resource.kind !== 'template' || warnedTemplates.has(resource)) return;
+    warnedTemplates.add(resource);
+    const { template, definition, where } = resource;
+    const { ambiguities } = template;
+    if (ambiguities.length === 0) return;
+    this.logger.warn(
+      ambiguousTemplateMessage(
+        { name: definition.name, where, uriTemplate: definition.uriTemplate },
+        ambiguities,
+        template.separated,
+      ),
+    );
+  }
+
   /** What the server publishes, or, when nothing, where the app's entries went instead. */
   private report(catalog: McpCatalog, explored: ExploredPrimitives, scope: ServerScope): void {
     const { name, group } = this.options;
@@ -162,12 +186,5 @@ export class CatalogAssembler {
   }
 }
 
-/** Whether some entry of the app, on whichever server, is the completer's target. */
-function isExploredTarget(explored: ExploredPrimitives, { target }: DiscoveredCompleter): boolean {
-  return 'prompt' in target
-    ? explored.prompts.some((prompt) => prompt.definition.name === target.prompt)
-    : explored.resources.some(
-        (resource) =>
-          resource.kind === 'template' && resource.definition.uriTemplate === target.resource,
-      );
-}
+/** The templates of the app (the scan every server shares) already checked for ambiguity. */
+const warnedTemplates = new WeakSet<DiscoveredResource>();

@@ -16,6 +16,13 @@ import type {
   RegisteredTool,
 } from './registered-primitives.js';
 
+/**
+ * The longest URI a catalog looks up when the `maxUriLength` option is not given: longer
+ * than the resource URIs apps publish (paths, ids, a query), far shorter than the 1,000,000
+ * characters the SDK accepts, so a request cannot ask for unbounded work.
+ */
+export const DEFAULT_MAX_URI_LENGTH = 4096;
+
 /** The lists of a catalog a change is about (templates are listed with resources). */
 export type CatalogList = 'tools' | 'prompts' | 'resources';
 
@@ -35,13 +42,19 @@ export class McpCatalog {
   readonly prompts: PrimitiveRegistry<Prompt, RegisteredPrompt>;
   readonly resources: PrimitiveRegistry<Resource, RegisteredResource>;
   readonly templates: PrimitiveRegistry<ResourceTemplateType, RegisteredTemplate>;
+  /** The longest URI `findResource` looks up (the `maxUriLength` option). */
+  readonly maxUriLength: number;
 
-  constructor(entries: {
-    tools: RegisteredTool[];
-    prompts: RegisteredPrompt[];
-    resources: RegisteredResource[];
-    templates: RegisteredTemplate[];
-  }) {
+  constructor(
+    entries: {
+      tools: RegisteredTool[];
+      prompts: RegisteredPrompt[];
+      resources: RegisteredResource[];
+      templates: RegisteredTemplate[];
+    },
+    limits: { readonly maxUriLength?: number } = {},
+  ) {
+    this.maxUriLength = limits.maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
     this.tools = new PrimitiveRegistry(entries.tools);
     this.prompts = new PrimitiveRegistry(entries.prompts);
     this.resources = new PrimitiveRegistry(entries.resources);
@@ -90,12 +103,17 @@ export class McpCatalog {
     entry.completers.set(target.argument, completer);
   }
 
-  /** The resource a URI names: a static one, else the first template that matches. */
+  /**
+   * The resource a URI names: a static one, else the first template that matches. A URI
+   * longer than `maxUriLength` names none, and no template is tried against it (each match
+   * takes time linear in the URI's length, times the number of templates).
+   */
   findResource(
     uri: string,
   ):
     | { resource: RegisteredResource | RegisteredTemplate; variables: Record<string, unknown> }
     | undefined {
+    if (uri.length > this.maxUriLength) return undefined;
     const resource = this.resources.get(uri);
     if (resource) return { resource, variables: {} };
     for (const template of this.templates.entries()) {

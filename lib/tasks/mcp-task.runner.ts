@@ -299,10 +299,12 @@ export class McpTaskRunner {
     const scope = first.requestScope;
     let requestState: unknown;
     try {
-      requestState =
-        task.requestState === undefined
-          ? undefined
-          : await scope.verifyRequestState(task.requestState, first.serverContext);
+      if (task.requestState !== undefined) {
+        const minted = await scope.verifyRequestState(task.requestState, first.serverContext);
+        // The task's own tool minted it, or it is no state of this task's.
+        if (minted.entry !== first.name) throw new Error('minted for another entry');
+        requestState = minted.state;
+      }
     } catch {
       await this.record(task.taskId, run, {
         ok: false,

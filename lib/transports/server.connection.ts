@@ -25,7 +25,9 @@ export function serveConnection(
   caller: TransportCaller,
   { legacy = 'serve', onerror }: ConnectionOptions = {},
 ): StdioServerHandle {
-  return serveStdio(({ era }) => server.serverFor(era, caller, { live: true }), {
+  // One connection, one caller: its identity is resolved once, for every message.
+  const identified = { ...caller, identity: caller.identity ?? server.identityOf(caller.request) };
+  return serveStdio(({ era }) => server.serverFor(era, identified, { live: true }), {
     legacy,
     transport,
     ...(onerror && { onerror }),

@@ -183,9 +183,10 @@ describe.each(ADAPTERS)('Streamable HTTP endpoint, raw JSON-RPC, on %s', (adapte
       const res = await modernPost(app, '/api/mcp', 'tools/list').set(header, value);
       expect(res.status).toBe(403);
       expect(res.body.error.message).toContain('evil.example.com');
+      // A localhost origin on the server's own port; another port is another site.
       const local = await modernPost(app, '/api/mcp', 'tools/list').set(
         'Origin',
-        'http://localhost:5173',
+        `http://localhost:${running.url.port}`,
       );
       expect(local.status).toBe(200);
     },

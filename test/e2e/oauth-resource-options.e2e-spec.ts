@@ -1,4 +1,5 @@
 import { decodeProtectedHeader } from 'jose';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, type OAuthApp, READ_TOOLS, startOAuthApp } from '../fixtures/oauth.fixture.js';
 import {
@@ -86,17 +87,29 @@ describe.each(ADAPTERS)('auth options with a real authorization server, on %s', 
       });
     });
 
-    it('refuses a revoked opaque token and one the server never issued with 401', async () => {
+    it('refuses a revoked opaque token once its cached answer is 60 s old, and one the server never issued, with 401', async () => {
       const token = await env.as.clientCredentialsToken('catalog.read', { resource: env.resource });
       expect((await post('tools/list', {}, token)).status).toBe(200);
       await env.as.revoke(token);
-      for (const refused of [token, 'never-issued-opaque-token-0123456789abcdef']) {
-        const res = await post('tools/list', {}, refused);
-        expect(res.status).toBe(401);
-        expect(challengeOf(res.headers['www-authenticate']).params.error).toBe('invalid_token');
+      // The active answer is reused for auth.introspection.cacheTtlSeconds (60 s by default,
+      // RFC 7662 §4); `cacheTtlSeconds: 0` sees a revocation at once
+      // (oauth-introspection.e2e-spec.ts).
+      expect((await post('tools/list', {}, token)).status).toBe(200);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 61_000);
+        for (const refused of [token, 'never-issued-opaque-token-0123456789abcdef']) {
+          const res = await post('tools/list', {}, refused);
+          expect(res.status).toBe(401);
+          expect(challengeOf(res.headers['www-authenticate']).params.error).toBe('invalid_token');
+        }
+        const fresh = await env.as.clientCredentialsToken('catalog.read', {
+          resource: env.resource,
+        });
+        expect((await post('tools/list', {}, fresh)).status).toBe(200);
+      } finally {
+        vi.useRealTimers();
       }
-      const fresh = await env.as.clientCredentialsToken('catalog.read', { resource: env.resource });
-      expect((await post('tools/list', {}, fresh)).status).toBe(200);
     });
   });
 
@@ -166,40 +179,110 @@ describe.each(ADAPTERS)('auth options with a real authorization server, on %s', 
   });
 });
 
-describe('an OAuth resource server without a configured resource', () => {
+/** A 2026-07-28 `tools/list` with a bearer token and other headers (`Host`, `X-Forwarded-*`). */
+const listOn = (app: OAuthApp, token: string, headers: Record<string, string> = {}) =>
+  modernRequest(app.app, '/mcp', 'tools/list', {}, { ...bearer(token), ...headers });
+
+describe.each(ADAPTERS)('an OAuth resource server without auth.resource, on %s', (adapter) => {
+  const OTHER_SERVICE = 'http://other-service.example/mcp';
+  const PUBLIC = 'https://mcp.example.com/mcp';
   let as: RunningAuthorizationServer;
-  let running: OAuthApp;
+  /** Behind a trusted proxy, the resource derived from a host of http.allowedHosts. */
+  let proxied: OAuthApp;
+  /** The Host check off: only http.allowedHosts keeps a Host from choosing the audience. */
+  let unchecked: OAuthApp;
 
   beforeAll(async () => {
-    const port = await freePort();
-    as = await startAuthorizationServer({ resource: `http://127.0.0.1:${port}/mcp` });
-    running = await startOAuthApp({
-      adapter: 'express',
-      port,
+    const [proxiedPort, uncheckedPort] = [await freePort(), await freePort()];
+    as = await startAuthorizationServer({
+      resource: `http://127.0.0.1:${proxiedPort}/mcp`,
+      otherResources: [OTHER_SERVICE, PUBLIC, `http://127.0.0.1:${uncheckedPort}/mcp`],
+    });
+    proxied = await startOAuthApp({
+      adapter,
+      port: proxiedPort,
       logger: logs,
-      mcp: { auth: { authorizationServers: [as.issuer] } },
+      trustProxy: true,
+      mcp: {
+        http: { allowedHosts: ['127.0.0.1', 'mcp.example.com'] },
+        auth: { authorizationServers: [as.issuer] },
+      },
+    });
+    unchecked = await startOAuthApp({
+      adapter,
+      port: uncheckedPort,
+      logger: logs,
+      mcp: {
+        http: { allowedHosts: ['127.0.0.1'], dnsRebindingProtection: false },
+        auth: { authorizationServers: [as.issuer] },
+      },
     });
   });
 
   afterAll(async () => {
-    await running?.close();
+    await proxied?.close();
+    await unchecked?.close();
     await as?.close();
   });
 
-  it('derives the resource from the request and the endpoint path, and warns to set it', async () => {
-    const metadata = await (
-      await fetch(new URL('/.well-known/oauth-protected-resource/mcp', running.url))
-    ).json();
-    expect(metadata.resource).toBe(running.url.href);
-    const token = await as.clientCredentialsToken('catalog.read');
-    expect((await modernRequest(running.app, '/mcp', 'tools/list', {}, bearer(token))).status).toBe(
-      200,
+  it('refuses to start without http.allowedHosts, saying to set auth.resource or http.allowedHosts', async () => {
+    await expect(
+      startOAuthApp({
+        adapter,
+        port: await freePort(),
+        logger: logs,
+        mcp: { auth: { authorizationServers: [as.issuer] } },
+      }),
+    ).rejects.toThrow(
+      /"auth\.resource" is required on the HTTP endpoint.*auth\.resource: 'https:\/\/<your host>\/mcp' \(recommended\), or list the hosts this server answers to in http\.allowedHosts/,
     );
+  });
+
+  it('derives the resource from a request to a listed host, and warns to set it', async () => {
+    const metadata = await (
+      await fetch(new URL('/.well-known/oauth-protected-resource/mcp', proxied.url))
+    ).json();
+    expect(metadata.resource).toBe(proxied.url.href);
+    const token = await as.clientCredentialsToken('catalog.read');
+    expect((await listOn(proxied, token)).status).toBe(200);
     expect(logs.warnings().map((entry) => entry.message)).toContainEqual(
       expect.stringContaining(
-        `auth.resource is not set: this MCP server derives its resource URL from the request (${running.url.href})`,
+        `auth.resource is not set: this MCP server derives its resource URL from the request (${proxied.url.href}), whose host is one of http.allowedHosts`,
       ),
     );
+  });
+
+  it('refuses, with 403 before the token is read, a Host outside the list that would choose the audience', async () => {
+    const token = await as.clientCredentialsToken('catalog.read', { resource: OTHER_SERVICE });
+    const refused = await listOn(unchecked, token, { Host: 'other-service.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(
+        /^This MCP server does not serve the host other-service\.example: .* 127\.0\.0\.1\./,
+      ),
+    });
+    expect(refused.headers['www-authenticate']).toBeUndefined();
+    // Its metadata names no resource for that host either.
+    const metadata = await request(unchecked.app.getHttpServer())
+      .get('/.well-known/oauth-protected-resource/mcp')
+      .set('Host', 'other-service.example');
+    expect(metadata.status).toBe(404);
+    expect(metadata.body).toMatchObject({ error: 'not_found' });
+  });
+
+  it('refuses an X-Forwarded-Host outside the list behind a trusted proxy, and takes one in it', async () => {
+    const other = await as.clientCredentialsToken('catalog.read', { resource: OTHER_SERVICE });
+    const refused = await listOn(proxied, other, { 'X-Forwarded-Host': 'other-service.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error_description).toMatch(/does not serve the host other-service/);
+
+    const forwarded = { 'X-Forwarded-Host': 'mcp.example.com', 'X-Forwarded-Proto': 'https' };
+    const publicToken = await as.clientCredentialsToken('catalog.read', { resource: PUBLIC });
+    expect((await listOn(proxied, publicToken, forwarded)).status).toBe(200);
+    // A token for the address behind the proxy is not one for the public resource.
+    const local = await as.clientCredentialsToken('catalog.read');
+    expect((await listOn(proxied, local, forwarded)).status).toBe(401);
   });
 });
 

@@ -82,6 +82,12 @@ const authOptions = (issuer: TokenIssuer, extra: Partial<McpModuleOptions['auth'
   ...extra,
 });
 
+/**
+ * Without `auth.resource`, the resource is derived from the request only when its host is
+ * listed: the apps of these tests listen on 127.0.0.1 with a port known once they do.
+ */
+const DERIVED_RESOURCE_HTTP = { allowedHosts: ['127.0.0.1'] };
+
 function notesModule(options: Omit<McpModuleOptions, 'name' | 'version'>) {
   @Module({
     imports: [McpModule.forRoot({ name: 'notes', version: '1.0.0', ...options })],
@@ -144,11 +150,14 @@ describe.each(ADAPTERS)('OAuth resource server on %s', (adapter) => {
     let resource: string;
 
     beforeAll(async () => {
-      ({ app, url } = await startApp(notesModule({ auth: authOptions(issuer) }), {
-        adapter,
-        globalPrefix,
-        logger: logs,
-      }));
+      ({ app, url } = await startApp(
+        notesModule({ auth: authOptions(issuer), http: DERIVED_RESOURCE_HTTP }),
+        {
+          adapter,
+          globalPrefix,
+          logger: logs,
+        },
+      ));
       origin = url.origin;
       resource = url.href;
     });
@@ -216,10 +225,13 @@ describe.each(ADAPTERS)('OAuth resource server on %s', (adapter) => {
     const token = (scope: string, audience = url.href) => issuer.mint(audience, { scope });
 
     beforeAll(async () => {
-      ({ app, url } = await startApp(notesModule({ auth: authOptions(issuer) }), {
-        adapter,
-        logger: logs,
-      }));
+      ({ app, url } = await startApp(
+        notesModule({ auth: authOptions(issuer), http: DERIVED_RESOURCE_HTTP }),
+        {
+          adapter,
+          logger: logs,
+        },
+      ));
       metadataUrl = `${url.origin}/.well-known/oauth-protected-resource/mcp`;
     });
     afterAll(() => app?.close());

@@ -212,50 +212,53 @@ describe.each(ADAPTERS)(
 const tenantOf = (request: { headers: Record<string, string | undefined> }) =>
   request.headers['x-tenant'];
 
-describe.each(ADAPTERS)('a tasks.owner of its own: 2026-07-28 (%s)', (adapter) => {
-  let running: RunningApp;
-  let gates: TaskGates;
-  let callers: Record<'acme1' | 'acme2' | 'globex', ModernTaskClient>;
+describe.each(ADAPTERS)(
+  'an identity of its own (the tenant) owns the tasks: 2026-07-28 (%s)',
+  (adapter) => {
+    let running: RunningApp;
+    let gates: TaskGates;
+    let callers: Record<'acme1' | 'acme2' | 'globex', ModernTaskClient>;
 
-  beforeAll(async () => {
-    running = await startApp(tasksAppModule({ tasks: { owner: tenantOf } }), {
-      adapter,
-      logger: logs,
+    beforeAll(async () => {
+      running = await startApp(tasksAppModule({ identity: tenantOf }), {
+        adapter,
+        logger: logs,
+      });
+      gates = running.app.get(TaskGates);
+      const connect = (token: string, tenant: string) =>
+        connectModernTaskClient(running.url, { token, headers: { 'X-Tenant': tenant } });
+      // Globex sends Acme's first token: the owner comes from the tenant, not the token.
+      const [acme1, acme2, globex] = await Promise.all([
+        connect('one', 'acme'),
+        connect('two', 'acme'),
+        connect('one', 'globex'),
+      ]);
+      callers = { acme1, acme2, globex };
     });
-    gates = running.app.get(TaskGates);
-    const connect = (token: string, tenant: string) =>
-      connectModernTaskClient(running.url, { token, headers: { 'X-Tenant': tenant } });
-    // Globex sends Acme's first token: the owner comes from the tenant, not the token.
-    const [acme1, acme2, globex] = await Promise.all([
-      connect('one', 'acme'),
-      connect('two', 'acme'),
-      connect('one', 'globex'),
-    ]);
-    callers = { acme1, acme2, globex };
-  });
 
-  afterEach(async () => {
-    for (const caller of Object.values(callers)) {
-      await expectWellFormedWires([caller]);
-    }
-  });
+    afterEach(async () => {
+      for (const caller of Object.values(callers)) {
+        await expectWellFormedWires([caller]);
+      }
+    });
 
-  afterAll(async () => {
-    for (const caller of Object.values(callers ?? {})) await caller.close();
-    await running?.close();
-  });
+    afterAll(async () => {
+      for (const caller of Object.values(callers ?? {})) await caller.close();
+      await running?.close();
+    });
 
-  it('lets the callers it names the same see the task, and refuses the others with -32602', async () => {
-    const gate = newGate();
-    const execution = await startTask(callers.acme1, 'report', { gate });
-    const { taskId } = execution.handle;
-    await gates.started(gate);
-    const colleague = await callers.acme2.request('tasks/get', { taskId });
-    expect(colleague.message.result).toMatchObject({ taskId, status: 'working' });
-    const stranger = await callers.globex.request('tasks/cancel', { taskId });
-    expect(stranger.message.error?.code).toBe(-32602);
-    expect(gates.sawAbort(gate)).toBe(false);
-    gates.open(gate);
-    expect((await execution.settle()).outcome).toMatchObject({ status: 'completed' });
-  });
-});
+    it('lets the callers it names the same see the task, and refuses the others with -32602', async () => {
+      const gate = newGate();
+      const execution = await startTask(callers.acme1, 'report', { gate });
+      const { taskId } = execution.handle;
+      await gates.started(gate);
+      const colleague = await callers.acme2.request('tasks/get', { taskId });
+      expect(colleague.message.result).toMatchObject({ taskId, status: 'working' });
+      const stranger = await callers.globex.request('tasks/cancel', { taskId });
+      expect(stranger.message.error?.code).toBe(-32602);
+      expect(gates.sawAbort(gate)).toBe(false);
+      gates.open(gate);
+      expect((await execution.settle()).outcome).toMatchObject({ status: 'completed' });
+    });
+  },
+);

@@ -121,8 +121,9 @@ describe('McpCall#log', () => {
 
 describe('McpCall answers and state', () => {
   it('reads the request’s state and answers outside a task', () => {
+    // What the SDK's verify hook resolved: the state, with the entry that minted it.
     const { ctx } = fakeServerContext({
-      requestState: { step: 2 },
+      requestState: { entry: 'deploy', state: { step: 2 } },
       inputResponses: { confirm: accepted({ ok: true }) },
     });
     const call = toolCall('deploy', {}, fakeScope(ctx));
@@ -133,7 +134,9 @@ describe('McpCall answers and state', () => {
   });
 
   it('reads the request’s until the task asked its own first question', () => {
-    const { ctx } = fakeServerContext({ requestState: 'from-request' });
+    const { ctx } = fakeServerContext({
+      requestState: { entry: 'deploy', state: 'from-request' },
+    });
     const call = toolCall('deploy', {}, fakeScope(ctx), binding().task);
     expect(call.requestState()).toBe('from-request');
   });
@@ -155,12 +158,12 @@ describe('McpCall answers and state', () => {
     expect(stateless.requestState()).toBeUndefined();
   });
 
-  it('mints state through the request scope, for this request', async () => {
+  it('mints state through the request scope, for this request and this entry', async () => {
     const { ctx } = fakeServerContext();
     const mint = vi.fn(async () => 'minted');
     const call = toolCall('deploy', {}, fakeScope(ctx, { mintRequestState: mint }));
     await expect(call.mintRequestState({ step: 1 })).resolves.toBe('minted');
-    expect(mint).toHaveBeenCalledExactlyOnceWith({ step: 1 }, ctx);
+    expect(mint).toHaveBeenCalledExactlyOnceWith({ step: 1 }, ctx, 'deploy');
   });
 });
 

@@ -11,7 +11,11 @@ import {
 import { McpToolError } from 'nestjs-mcp';
 import { describe, expect, it, vi } from 'vitest';
 import { InvalidArgumentsError } from '../../lib/errors/invalid-arguments.error.js';
-import { resourceNotFound, toProtocolError } from '../../lib/execution/protocol-error.mapper.js';
+import {
+  resourceNotFound,
+  toProtocolError,
+  uriTooLong,
+} from '../../lib/execution/protocol-error.mapper.js';
 
 const noUnexpected = vi.fn(() => {
   throw new Error('not expected to be reported');
@@ -42,6 +46,18 @@ describe('resourceNotFound', () => {
     expect(message).toContain('Resource not found: app://orders/7.');
     expect(message).toContain('resources/list');
     expect(message).toContain('resources/templates/list');
+  });
+});
+
+describe('uriTooLong', () => {
+  it('is -32602 with the length and the limit, in the message and in data', () => {
+    const error = uriTooLong(32_008, 4096);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(
+      'URI too long: 32008 characters, over the limit of 4096. Call resources/list',
+    );
+    expect(error.data).toEqual({ length: 32_008, maxUriLength: 4096 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ambiguousTemplateMessage,
   emptyServerMessage,
   unknownCompletionArgumentMessage,
   unpublishedCompletionTargetMessage,
@@ -101,5 +102,35 @@ describe('the messages of a completer whose target is missing', () => {
     expect(
       unknownCompletionArgumentMessage('Completions.sku', { prompt: 'plan', argument: 'sku' }, []),
     ).toMatch(/\(its arguments: none\)\.$/);
+  });
+});
+
+describe('ambiguousTemplateMessage', () => {
+  const resource = { name: 'file', where: 'Files.read', uriTemplate: 'files://{name}.{ext}' };
+
+  it('names the resource, the template, the ambiguity, how it is read and the fix', () => {
+    const message = ambiguousTemplateMessage(
+      resource,
+      [{ first: '{name}', second: '{ext}', separator: '.' }],
+      'files://{name}/{ext}',
+    );
+    expect(message).toBe(
+      'The resource template files://{name}.{ext} of the resource "file" (Files.read) is ' +
+        'ambiguous: {name} and {ext} are separated only by ".", which can be part of a value ' +
+        'of each. A URI can then be read more than one way; resources/read gives the first ' +
+        'expression the longest value the URI allows (as the MCP SDK does), which may not be ' +
+        'the values the client expanded. Separate them with a character no value can ' +
+        'contain, such as "/": files://{name}/{ext}.',
+    );
+  });
+
+  it('says when nothing separates two expressions, and the fix when "/" alone would not do', () => {
+    const message = ambiguousTemplateMessage(
+      { ...resource, uriTemplate: 'x://{+a}{+b}' },
+      [{ first: '{+a}', second: '{+b}', separator: '' }],
+      undefined,
+    );
+    expect(message).toContain('{+a} and {+b} follow each other with nothing between them.');
+    expect(message).toContain('make the expressions around it simple ones ({name}, not {+name})');
   });
 });

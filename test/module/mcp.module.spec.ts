@@ -188,11 +188,11 @@ describe('McpModule', () => {
     ],
     [
       { name: 'x', version: '1', http: { allowedOrigins: ['a', 1] } },
-      '"http.allowedOrigins" must be an array of hostnames',
+      '"http.allowedOrigins" must be an array of origins such as',
     ],
     [
       { name: 'x', version: '1', http: { legacySessions: 'yes' } },
-      '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions? }',
+      '"http.legacySessions" must be true, false or { idleTimeoutMs?, maxSessions?, maxSessionsPerCaller?, maxStreamsPerSession? }',
     ],
     [{ name: 'x', version: '1', pageSize: 0 }, '"pageSize" must be a positive integer (got 0)'],
     [

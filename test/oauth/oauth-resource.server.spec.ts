@@ -2,7 +2,7 @@ import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAuthChallengeError } from '../../lib/oauth/oauth-challenge.error.js';
+import { OAuthChallengeError, UnservedHostError } from '../../lib/oauth/oauth-challenge.error.js';
 import { OAuthResourceServer } from '../../lib/oauth/oauth-resource.server.js';
 import { TokenIssuer } from './token-issuer.js';
 
@@ -82,10 +82,14 @@ describe('OAuthResourceServer with the JWT verifier', () => {
     expect(server.missingScopes(undefined, [])).toBeUndefined();
   });
 
-  it('derives the resource from the request when it is not set', async () => {
+  it('derives the resource from a request to a host of http.allowedHosts when it is not set', async () => {
     const derived = new OAuthResourceServer(
       { authorizationServers: [issuer.issuer] },
-      { routePath: () => '/api/mcp', namedScopes: () => ['b', 'a'] },
+      {
+        routePath: () => '/api/mcp',
+        namedScopes: () => ['b', 'a'],
+        allowedHosts: ['mcp.example.com'],
+      },
     );
     const req = request(undefined, { protocol: 'https', host: 'mcp.example.com:8443' });
     expect(derived.resourceOf(req)).toBe('https://mcp.example.com:8443/api/mcp');
@@ -100,6 +104,39 @@ describe('OAuthResourceServer with the JWT verifier', () => {
       derived.authenticate({ ...req, headers: { authorization: `Bearer ${token}` } }),
     ).resolves.toMatchObject({ scopes: ['a'] });
   });
+
+  it.each([
+    ['a Host outside http.allowedHosts', { host: 'other-service.example' }, ['mcp.example.com']],
+    [
+      'X-Forwarded-Host outside it (the platform host)',
+      { host: 'other-service.example', headers: { host: 'mcp.example.com' } },
+      ['mcp.example.com'],
+    ],
+    ['the request, without http.allowedHosts', { host: 'other-service.example' }, undefined],
+  ])(
+    'never takes the audience from %s: no resource, a 403 before the token is read',
+    async (_case, extra, allowedHosts) => {
+      const derived = new OAuthResourceServer(
+        { authorizationServers: [issuer.issuer] },
+        { routePath: () => '/mcp', allowedHosts },
+      );
+      const token = await issuer.mint('http://other-service.example/mcp', { scope: 'a' });
+      const req = {
+        url: '/mcp',
+        ...extra,
+        headers: { authorization: `Bearer ${token}`, ...('headers' in extra && extra.headers) },
+      };
+      expect(derived.resourceOf(req)).toBeUndefined();
+      const refused = await derived.authenticate(req).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(UnservedHostError);
+      expect((refused as UnservedHostError).description).toMatch(
+        /^This MCP server does not serve the host other-service\.example/,
+      );
+    },
+  );
 
   it('refuses a token when it has nothing to check the audience against (stdio without resource)', async () => {
     const bare = new OAuthResourceServer({ authorizationServers: [issuer.issuer] });

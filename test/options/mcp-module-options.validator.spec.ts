@@ -67,8 +67,8 @@ describe('validateMcpModuleOptions: unknown keys', () => {
   it('lists the valid options of the level instead of a bad guess', () => {
     expect(problemsOf({ ...base, foo: 1 })).toEqual([
       '`foo` is not an option; valid options are: name, version, instructions, group, ' +
-        'groupVersion, http, callerScopes, useGlobalFilters, pageSize, ' +
-        'listTemplatesAsResources, requestState, schema, auth, telemetry, naming, manifest, tasks, i18n, ' +
+        'groupVersion, http, callerScopes, identity, useGlobalFilters, pageSize, ' +
+        'listTemplatesAsResources, maxUriLength, requestState, schema, auth, telemetry, naming, manifest, tasks, i18n, ' +
         'scaleOut',
     ]);
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
@@ -78,7 +78,7 @@ describe('validateMcpModuleOptions: unknown keys', () => {
     ]);
     expect(problemsOf({ ...base, http: { legacySessions: { ttl: 1 } } })).toEqual([
       '`http.legacySessions.ttl` is not an option; valid options of `http.legacySessions` are: ' +
-        'idleTimeoutMs, maxSessions',
+        'idleTimeoutMs, maxSessions, maxSessionsPerCaller, maxStreamsPerSession',
     ]);
   });
 
@@ -117,7 +117,7 @@ describe('validateMcpModuleOptions: unknown keys', () => {
         path: 'mcp',
         guards: [class Guard {}],
         allowedHosts: ['localhost'],
-        allowedOrigins: ['localhost'],
+        allowedOrigins: ['http://localhost:5173'],
         dnsRebindingProtection: true,
         maxBodyBytes: 1024,
         maxJsonDepth: 10,
@@ -128,6 +128,7 @@ describe('validateMcpModuleOptions: unknown keys', () => {
       useGlobalFilters: false,
       pageSize: 10,
       listTemplatesAsResources: true,
+      maxUriLength: 8192,
       requestState: { secret: new Uint8Array(32), ttlSeconds: 60 },
       schema: { nullableOptionals: true },
     };
@@ -155,6 +156,14 @@ describe('validateMcpModuleOptions: values', () => {
     [{ schema: true }, '"schema" must be an object such as { nullableOptionals: true }'],
     [{ listTemplatesAsResources: 1 }, '"listTemplatesAsResources" must be true or false'],
     [
+      { maxUriLength: 0 },
+      '"maxUriLength" must be a positive integer, a number of characters such as 4096 (got 0)',
+    ],
+    [
+      { maxUriLength: '4096' },
+      '"maxUriLength" must be a positive integer, a number of characters such as 4096 (got "4096")',
+    ],
+    [
       { requestState: 'secret' },
       '"requestState" must be an object such as { secret: process.env.MCP_STATE_SECRET }',
     ],
@@ -165,6 +174,10 @@ describe('validateMcpModuleOptions: values', () => {
     [
       { http: { legacySessions: { maxSessions: 1.5 } } },
       '"http.legacySessions.maxSessions" must be a positive whole number (got 1.5)',
+    ],
+    [
+      { http: { legacySessions: { maxStreamsPerSession: 0 } } },
+      '"http.legacySessions.maxStreamsPerSession" must be a positive whole number (got 0)',
     ],
     [{ http: [] }, '"http" must be an object ({ path, guards }) or false'],
   ])('%j: %s', (extra, problem) => {

@@ -33,9 +33,11 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'groupVersion',
       'http',
       'callerScopes',
+      'identity',
       'useGlobalFilters',
       'pageSize',
       'listTemplatesAsResources',
+      'maxUriLength',
       'requestState',
       'schema',
       'auth',
@@ -64,18 +66,21 @@ describe('the option keys, as the messages of an unknown key list them', () => {
     expect(listedAt(MCP_MODULE_OPTION_KEYS, ['http', 'legacySessions'])).toEqual([
       'idleTimeoutMs',
       'maxSessions',
+      'maxSessionsPerCaller',
+      'maxStreamsPerSession',
     ]);
     expect(listedAt(MCP_MODULE_OPTION_KEYS, ['auth', 'introspection'])).toEqual([
+      'issuer',
       'endpoint',
       'clientId',
       'clientSecret',
+      'cacheTtlSeconds',
     ]);
     expect(listedAt(MCP_MODULE_OPTION_KEYS, ['tasks'])).toEqual([
       'store',
       'ttlMs',
       'pollIntervalMs',
       'maxTasks',
-      'owner',
       'queue',
     ]);
     expect(listedAt(MCP_MODULE_OPTION_KEYS, ['i18n'])).toEqual([

@@ -30,7 +30,7 @@ function taskJob(overrides: Partial<McpTaskJob> = {}): McpTaskJob {
     locale: 'en',
     requestId: 7,
     caller: {
-      authInfo: { token: 't', clientId: 'c', scopes: ['prices:write'] },
+      authInfo: { clientId: 'c', scopes: ['prices:write'] },
       user: { id: 'u1' },
     },
     ttlMs: 60_000,

@@ -96,6 +96,19 @@ class LostCompleter {
   }
 }
 
+@Injectable()
+class Files {
+  @McpResource({ uri: 'files://{name}.{ext}', name: 'file', description: 'A file.' })
+  read() {
+    return 'contents';
+  }
+
+  @McpResource({ uri: 'files://{name}/{ext}', name: 'file_by_parts', description: 'A file.' })
+  readParts() {
+    return 'contents';
+  }
+}
+
 /** Methods added at run time, never decorated. */
 @Injectable()
 class Reports {
@@ -109,6 +122,10 @@ const boot = (providers: Provider[], options: Partial<McpModuleOptions> = {}) =>
   bootApp(providers, { options: { ...OPTIONS, ...options } });
 const failure = (providers: Provider[], options: Partial<McpModuleOptions> = {}) =>
   bootError(providers, { options: { ...OPTIONS, ...options } });
+
+/** The warnings of ambiguous templates the assembler logged. */
+const ambiguity = (logs: { messages(level: 'warn', context: string): string[] }) =>
+  logs.messages('warn', 'CatalogAssembler').filter((message) => message.includes('is ambiguous'));
 
 describe('CatalogAssembler', () => {
   afterEach(closeApps);
@@ -170,6 +187,30 @@ describe('CatalogAssembler', () => {
         warned.some((message) => message.includes('"shop"') && message.includes('admin')),
       ).toBe(true);
       expect(logs.messages('log').some((message) => message.includes('publishes'))).toBe(false);
+    });
+  });
+
+  describe('ambiguous resource templates', () => {
+    it('are logged at bootstrap, naming the resource, the template and the fix', async () => {
+      const { logs } = await boot([Files]);
+      expect(ambiguity(logs)).toEqual([
+        expect.stringMatching(
+          /^The resource template files:\/\/\{name\}\.\{ext\} of the resource "file" \(Files\.read\) is ambiguous: \{name\} and \{ext\} are separated only by "\."/,
+        ),
+      ]);
+      expect(ambiguity(logs)[0]).toContain('such as "/": files://{name}/{ext}.');
+    });
+
+    it('once per template, however many servers publish it', async () => {
+      const { logs } = await bootApp([Files], {
+        options: [OPTIONS, { ...OPTIONS, name: 'mirror' }],
+      });
+      expect(ambiguity(logs)).toHaveLength(1);
+    });
+
+    it('and pass the maxUriLength option to the catalog', async () => {
+      const { app } = await boot([Files], { maxUriLength: 100 });
+      expect(app.get(CatalogAssembler).catalog.maxUriLength).toBe(100);
     });
   });
 

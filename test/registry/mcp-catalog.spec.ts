@@ -55,8 +55,10 @@ const template = (uriTemplate: string, scopes?: McpScopeRequirement): Registered
   ...(scopes && { scopes }),
 });
 
-const catalogOf = (entries: Partial<ConstructorParameters<typeof McpCatalog>[0]> = {}) =>
-  new McpCatalog({ tools: [], prompts: [], resources: [], templates: [], ...entries });
+const catalogOf = (
+  entries: Partial<ConstructorParameters<typeof McpCatalog>[0]> = {},
+  limits?: ConstructorParameters<typeof McpCatalog>[1],
+) => new McpCatalog({ tools: [], prompts: [], resources: [], templates: [], ...entries }, limits);
 
 const completerOf = (target: DiscoveredCompleter['target']): DiscoveredCompleter => ({
   target,
@@ -100,6 +102,43 @@ describe('McpCatalog#findResource', () => {
       variables: { path: '42' },
     });
     expect(catalog.findResource('app://other/42')).toBeUndefined();
+  });
+});
+
+describe('McpCatalog#findResource and maxUriLength', () => {
+  it('finds nothing for a URI over the limit, and tries no template against it', () => {
+    const files = template('files://{name}.{ext}');
+    const match = vi.spyOn(files.template, 'match');
+    const exact = resource(`app://${'a'.repeat(20)}`);
+    const catalog = catalogOf({ resources: [exact], templates: [files] }, { maxUriLength: 20 });
+    expect(catalog.maxUriLength).toBe(20);
+    expect(catalog.findResource(exact.key)).toBeUndefined();
+    expect(catalog.findResource(`files://${'.'.repeat(32_000)}`)).toBeUndefined();
+    expect(match).not.toHaveBeenCalled();
+    expect(catalog.findResource('files://a.md')).toEqual({
+      resource: files,
+      variables: { name: 'a', ext: 'md' },
+    });
+    expect(match).toHaveBeenCalledOnce();
+  });
+
+  it('reads up to 4096 characters by default, the limit included', () => {
+    const catalog = catalogOf({ templates: [template('files://{+path}')] });
+    expect(catalog.maxUriLength).toBe(4096);
+    const longest = `files://${'a'.repeat(4096 - 'files://'.length)}`;
+    expect(catalog.findResource(longest)?.variables).toEqual({ path: longest.slice(8) });
+    expect(catalog.findResource(`${longest}a`)).toBeUndefined();
+  });
+
+  it('has no scope requirement for a URI over the limit: the challenge finds no resource', () => {
+    const catalog = catalogOf(
+      { templates: [template('files://{+path}', { all: ['files.read'] })] },
+      { maxUriLength: 32 },
+    );
+    const read = (uri: string) =>
+      catalog.scopeRequirementOf({ method: 'resources/read', params: { uri } });
+    expect(read('files://a')?.requirement).toEqual({ all: ['files.read'] });
+    expect(read(`files://${'a'.repeat(32)}`)).toBeUndefined();
   });
 });
 

@@ -383,6 +383,90 @@ describe('Several MCP servers in one app', () => {
     expect(message.result.completion.values).toEqual(['books', 'bikes']);
   });
 
+  it('lets an ungrouped completer serve the servers whose target has its argument, and no other', async () => {
+    class ReorderV1 {
+      @IsString()
+      supplier!: string;
+    }
+    class ReorderV2 {
+      @IsString()
+      vendor!: string;
+    }
+    @Injectable()
+    class Purchasing {
+      @McpPrompt({ description: 'Reorders from a supplier.' })
+      reorder(args: ReorderV1) {
+        return `Reorder from ${args.supplier}`;
+      }
+    }
+    // A grouped server publishes its own prompt of the same name, without that argument.
+    @McpGroup('shop')
+    @Injectable()
+    class ShopPurchasing {
+      @McpPrompt({ description: 'Reorders from a vendor.' })
+      reorder(args: ReorderV2) {
+        return `Reorder from ${args.vendor}`;
+      }
+    }
+    @Injectable()
+    class Suppliers {
+      @McpCompletion({ prompt: 'reorder', argument: 'supplier' })
+      complete(prefix: string) {
+        return ['Acme', 'Birch'].filter((value) => value.startsWith(prefix));
+      }
+    }
+    await boot(
+      [
+        McpModule.forRoot({ name: 'main', version: '1', http: { path: 'main' } }),
+        McpModule.forRoot({ name: 'shop', version: '1', group: 'shop', http: { path: 'shop' } }),
+      ],
+      [Purchasing, ShopPurchasing, Suppliers],
+    );
+    const complete = (path: string, argument: string) =>
+      postModern(app!, path, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'reorder' },
+        argument: { name: argument, value: 'A' },
+      });
+    expect((await complete('/main', 'supplier')).message.result.completion.values).toEqual([
+      'Acme',
+    ]);
+    // The shop's prompt has no such argument, and its own argument no completer.
+    expect((await complete('/shop', 'vendor')).message.result.completion.values).toEqual([]);
+    const prompt = await postModern(app!, '/shop', 'prompts/get', {
+      name: 'reorder',
+      arguments: { vendor: 'Birch' },
+    });
+    expect(prompt.message.result.messages[0].content.text).toBe('Reorder from Birch');
+  });
+
+  it('still stops the bootstrap for a completer whose argument no server’s target has', async () => {
+    class ReorderArgs {
+      @IsString()
+      supplier!: string;
+    }
+    @Injectable()
+    class Purchasing {
+      @McpPrompt({ description: 'Reorders.' })
+      reorder(args: ReorderArgs) {
+        return `Reorder from ${args.supplier}`;
+      }
+    }
+    @Injectable()
+    class Notes {
+      @McpCompletion({ prompt: 'reorder', argument: 'note' })
+      complete() {
+        return [];
+      }
+    }
+    const error = await bootError(
+      [McpModule.forRoot({ name: 'main', version: '1' })],
+      [Purchasing, Notes],
+    );
+    expect(error).toBeInstanceOf(McpConfigurationError);
+    expect(error!.message).toContain('Notes.complete');
+    expect(error!.message).toContain('supplier');
+  });
+
   it('fails bootstrap when two servers claim the same HTTP path, naming both', async () => {
     const error = await bootError([
       McpModule.forRoot({ name: 'admin', version: '1', http: { path: '/mcp/' } }),

@@ -54,6 +54,9 @@ export interface StartAuthorizationServerOptions {
   account?: string;
 }
 
+/** Where oidc-provider serves token introspection (its default route). */
+const INTROSPECTION_PATH = '/token/introspection';
+
 /** The client registered when `clients` is not given. */
 export const DEFAULT_CLIENT: ConfidentialClient = {
   clientId: 'catalog-agent',
@@ -111,6 +114,15 @@ export interface RunningAuthorizationServer {
   clientCredentialsToken(scope: string, options?: TokenOptions): Promise<string>;
   /** Revokes a token (RFC 7009) as the first confidential client. */
   revoke(token: string): Promise<void>;
+  /** The requests the server received, as `METHOD /path` (no query), oldest first. */
+  readonly requests: readonly string[];
+  /** How many introspection requests (RFC 7662) the server received. */
+  introspections(): number;
+  /**
+   * Makes the introspection endpoint answer `status` with `headers` and no body (a rate
+   * limit, an outage) instead of introspecting; `undefined` restores it.
+   */
+  failIntrospection(status: number | undefined, headers?: Record<string, string>): void;
   /** The token endpoint's answer, status and JSON, for requests a test expects to be refused. */
   tokenRequest(params: Record<string, string>, clientId?: string): Promise<TokenAnswer>;
   /**
@@ -260,8 +272,14 @@ export async function startAuthorizationServer(
   const account = options.account ?? 'ada';
   let provider = makeProvider();
   let handle = provider.callback();
+  const requests: string[] = [];
+  let introspectionFailure: { status: number; headers: Record<string, string> } | undefined;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.startsWith('/interaction/'))
+    const path = (req.url ?? '/').split('?')[0];
+    requests.push(`${req.method} ${path}`);
+    if (introspectionFailure && path === INTROSPECTION_PATH) {
+      res.writeHead(introspectionFailure.status, introspectionFailure.headers).end();
+    } else if (req.url?.startsWith('/interaction/'))
       void finishInteraction(provider, req, res, account).catch((error: Error) => {
         res.statusCode = 500;
         res.end(`interaction failed: ${error.message}`);
@@ -315,6 +333,11 @@ export async function startAuthorizationServer(
     },
     allowResource: (resource) => void resources.add(resource),
     revoke,
+    requests,
+    introspections: () => requests.filter((line) => line === `POST ${INTROSPECTION_PATH}`).length,
+    failIntrospection(status, headers = {}) {
+      introspectionFailure = status === undefined ? undefined : { status, headers };
+    },
     tokenRequest,
     async clientCredentialsToken(scope, tokenOptions = {}) {
       const resource = tokenOptions.resource ?? options.resource;

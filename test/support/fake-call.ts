@@ -1,6 +1,11 @@
 import type { ProtocolEra, ServerContext } from '@modelcontextprotocol/server';
 import { vi } from 'vitest';
-import { McpCall, type RequestScope, type TaskBinding } from '../../lib/execution/mcp-call.js';
+import {
+  McpCall,
+  type MintedState,
+  type RequestScope,
+  type TaskBinding,
+} from '../../lib/execution/mcp-call.js';
 
 /** What one fake request carries, as the SDK would hand it to a handler. */
 export interface FakeRequest {
@@ -46,10 +51,11 @@ export function fakeScope(
     serverContext,
     era: 'legacy' as ProtocolEra,
     transport: {},
+    identity: 'anonymous',
     readScopes: () => [],
     legacyClientCapabilities: () => undefined,
-    mintRequestState: async (state) => JSON.stringify(state),
-    verifyRequestState: async (state) => JSON.parse(state) as unknown,
+    mintRequestState: async (state, _ctx, entry) => JSON.stringify({ entry, state }),
+    verifyRequestState: async (state) => JSON.parse(state) as MintedState,
     ...overrides,
   };
 }

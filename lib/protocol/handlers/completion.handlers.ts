@@ -1,7 +1,7 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
 import { McpCall, type RequestScope } from '../../execution/mcp-call.js';
-import { toProtocolError } from '../../execution/protocol-error.mapper.js';
+import { toProtocolError, uriTooLong } from '../../execution/protocol-error.mapper.js';
 import { reportUnexpectedError } from '../../execution/unexpected-error.reporter.js';
 import type { McpCompletionContext } from '../../interfaces/mcp-completion.interface.js';
 import { MAX_COMPLETION_VALUES } from '../../mcp.constants.js';
@@ -25,6 +25,9 @@ export async function complete(
   const filledIn = context?.arguments ?? {};
   const isPrompt = ref.type === 'ref/prompt';
   const name = isPrompt ? ref.name : ref.uri;
+  if (!isPrompt && name.length > catalog.maxUriLength) {
+    throw uriTooLong(name.length, catalog.maxUriLength, scope.texts);
+  }
   const target = isPrompt ? catalog.prompts.get(name) : catalog.templates.get(name);
   const unknownTarget = () =>
     isPrompt

@@ -1,5 +1,6 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { withPromptDescription } from '../localized-serving.js';
+import { assertStateOf } from '../request-scopes.js';
 import { unknownEntry } from '../unknown-entry.error.js';
 import type { Handlers } from './catalog-serving.interface.js';
 import { listPage } from './list-page.js';
@@ -20,6 +21,7 @@ export const promptHandlers: Handlers = (serving, target) => {
     const prompt = prompts.get(name);
     const scope = target.scopeOf(ctx);
     if (!prompt) throw unknownEntry('prompt', name, 'prompts/list', scope.texts);
+    assertStateOf(ctx, name);
     const result = await prompt.get(serving.call('prompt', name, checkedArguments(args), scope));
     if (isInputRequiredResult(result)) {
       if (!target.canAsk) serving.cannotAsk(`prompt "${name}"`);

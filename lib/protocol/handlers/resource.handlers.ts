@@ -1,5 +1,6 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
-import { resourceNotFound } from '../../execution/protocol-error.mapper.js';
+import { resourceNotFound, uriTooLong } from '../../execution/protocol-error.mapper.js';
+import { assertStateOf } from '../request-scopes.js';
 import type { Handlers } from './catalog-serving.interface.js';
 import { listPage } from './list-page.js';
 
@@ -52,9 +53,14 @@ export const resourceHandlers: Handlers = (serving, target) => {
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    const found = catalog.findResource(uri);
     const scope = target.scopeOf(ctx);
+    // Refused before any template is tried (issue 31): the work of a read stays bounded.
+    if (uri.length > catalog.maxUriLength) {
+      throw uriTooLong(uri.length, catalog.maxUriLength, scope.texts);
+    }
+    const found = catalog.findResource(uri);
     if (!found) throw resourceNotFound(uri, target.era, scope.texts);
+    assertStateOf(ctx, uri);
     const result = await found.resource.read(
       serving.call('resource', uri, found.variables, scope),
       uri,

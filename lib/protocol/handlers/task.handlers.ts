@@ -20,7 +20,6 @@ import type { PrimitiveRegistry } from '../../registry/primitive.registry.js';
 import type { RegisteredTool } from '../../registry/registered-primitives.js';
 import type { McpTaskRunner, TaskTiming } from '../../tasks/mcp-task.runner.js';
 import type { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
-import { defaultTaskOwner } from '../../tasks/task-owner.js';
 import {
   declaresTasks,
   isFinal,
@@ -46,8 +45,8 @@ export type TaskCall =
   | { readonly kind: 'task'; readonly result: object }
   | { readonly kind: 'answered'; readonly result: CallToolResult | InputRequiredResult };
 
-/** Reads the platform request of one MCP request. */
-type RequestOf = (serverContext: ServerContext) => unknown;
+/** Who the caller of one MCP request is (its request scope's identity). */
+type IdentityOf = (serverContext: ServerContext) => string;
 
 /** The caller's task of that id; the "unknown task" error for any other. */
 type OwnTask = (taskId: string, ctx: ServerContext) => Promise<McpTask>;
@@ -59,7 +58,6 @@ type OwnTask = (taskId: string, ctx: ServerContext) => Promise<McpTask>;
  * the runner and the store.
  */
 export class TaskHandlers {
-  private readonly ownerOf: (request: unknown) => string;
   /** The tasks each 2025 session started, whose status changes it is told of. */
   private readonly sessionTasks = new WeakMap<Server, Set<string>>();
 
@@ -67,12 +65,7 @@ export class TaskHandlers {
     private readonly store: McpTaskStore,
     private readonly runner: McpTaskRunner,
     private readonly options: McpTasksOptions = {},
-  ) {
-    const owner = options.owner;
-    this.ownerOf = owner
-      ? (request) => owner(request) ?? defaultTaskOwner(request)
-      : defaultTaskOwner;
-  }
+  ) {}
 
   /** Gives each task's run a span (the factory's telemetry, when it records). */
   traceWith(telemetry: McpTelemetry | undefined): void {
@@ -123,7 +116,8 @@ export class TaskHandlers {
     const started = await this.runner.start(
       call,
       tool,
-      this.ownerOf(call.httpRequest),
+      // The caller's identity owns the task: never a session, which the task outlives.
+      call.identity,
       this.timingOf(tool, requestedTtl),
     );
     if (started.kind === 'answered') return started;
@@ -150,7 +144,7 @@ export class TaskHandlers {
   register(
     server: Server,
     era: ProtocolEra,
-    requestOf: RequestOf,
+    identityOf: IdentityOf,
     pageSize = DEFAULT_PAGE_SIZE,
     live = false,
   ): void {
@@ -158,11 +152,11 @@ export class TaskHandlers {
     // A task of another caller is answered as one that does not exist.
     const own = async (taskId: string, ctx: ServerContext): Promise<McpTask> => {
       const task = await this.store.get(taskId);
-      if (!task || task.owner !== this.ownerOf(requestOf(ctx))) throw unknownTask(taskId);
+      if (!task || task.owner !== identityOf(ctx)) throw unknownTask(taskId);
       return task;
     };
     if (era === 'modern') this.registerModern(server, own);
-    else this.registerLegacy(server, own, (ctx) => this.ownerOf(requestOf(ctx)), pageSize);
+    else this.registerLegacy(server, own, identityOf, pageSize);
   }
 
   /** 2026-07-28 (SEP-2663): `tasks/get`, `tasks/update` and `tasks/cancel`, for callers that declared the extension. */

@@ -4,6 +4,7 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { describeJsonInputProblem, findJsonInputProblem } from '../../utils/json-input.util.js';
+import { assertStateOf } from '../request-scopes.js';
 import { unknownEntry } from '../unknown-entry.error.js';
 import type { Handlers } from './catalog-serving.interface.js';
 import { listPage } from './list-page.js';
@@ -41,6 +42,7 @@ export const toolHandlers: Handlers = (serving, target) => {
     if (!tool) throw unknownEntry('tool', name, 'tools/list', scope.texts);
     // An alias finds the tool, which runs under its listed name.
     const listed = serving.aliases.resolve(name, tool.key);
+    assertStateOf(ctx, listed);
     const call = serving.call('tool', listed, checkedArguments(args), scope);
     const started =
       // 2025-11-25 refuses `params.task` on a tool that never runs as one (-32601).

@@ -1,74 +1,113 @@
-import {
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  validateHostHeader,
-  validateOriginHeader,
-} from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
+import { originPort, webOrigin } from '../../utils/web-origin.util.js';
 import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+const LOCALHOST_NAMES: readonly string[] = localhostAllowedHostnames();
+/** How much of a refused header a 403 quotes. */
+const QUOTED_LENGTH = 200;
 
 const forbidden = (message: string) => jsonRpcErrorResponse(403, SERVER_ERROR, message);
 
-/** The hosts and origins a connection is checked against; no list, no check. */
-interface AllowedLists {
-  readonly hosts?: string[];
-  readonly origins?: string[];
+/** What the origin check knows of one request, once its `Host` has been checked (or not). */
+interface OriginContext {
+  readonly loopback: boolean;
+  /** The request's own origin: the connection's scheme and a `Host` the Host check passed. */
+  readonly own?: string;
 }
 
 /**
- * DNS rebinding protection (MCP Streamable HTTP: servers MUST validate `Origin`): a web
- * page on another site must not reach a server on this machine by pointing its own
- * hostname at 127.0.0.1. The checks themselves are the MCP SDK's.
+ * DNS rebinding protection. MCP Streamable HTTP, "Security Warning" (2025-11-25 and
+ * 2026-07-28 `basic/transports`): servers MUST validate the `Origin` header on all incoming
+ * connections, and answer a present, invalid `Origin` with 403. A web page on another site
+ * must not reach this server by pointing its own hostname at its address. The whole rule
+ * is here:
  *
- * - On a connection to a loopback address, `Host` must be a localhost name and a present
- *   `Origin` must be a localhost origin, unless the options list others.
- * - `allowedHosts` / `allowedOrigins` apply to every connection (for a server reached
- *   through a proxy or on a network address).
- * - A request without `Origin` (any non-browser client) passes the origin check.
+ * - `Host`: checked against `http.allowedHosts` on every connection (the SDK's
+ *   `validateHostHeader`, hostnames without port); without the option, on loopback
+ *   connections only, against the localhost names.
+ * - `Origin`, on every connection, when the request carries one (a request without it is
+ *   not a browser's and passes): it must equal, as scheme + host + port, one of
+ *   `http.allowedOrigins` (full origins), or the request's own origin, the connection's
+ *   scheme with the `Host` header, when the Host check above ran (a rebinding page sends a
+ *   `Host` of its own name, so an unchecked `Host` proves nothing). A loopback connection
+ *   also takes the localhost origins (`localhost`, `127.0.0.1`, `[::1]`) at the request's
+ *   own port, the other names of the same server: a page on `http://localhost:9999` may
+ *   not call a server on `localhost:3000`. The SDK's `validateOriginHeader` compares
+ *   hostnames only, so the comparison is this file's.
+ * - `http.dnsRebindingProtection: false` turns both checks off.
  */
 export class DnsRebindingProtection {
   private readonly enabled: boolean;
-  /** Built once: the lists of the options, the localhost ones where none is given. */
-  private readonly onLoopback: AllowedLists;
-  private readonly elsewhere: AllowedLists;
+  private readonly allowedHosts?: readonly string[];
+  /** `http.allowedOrigins`, serialized; `undefined` when the option is not set. */
+  private readonly allowedOrigins?: ReadonlySet<string>;
 
   constructor(options: McpHttpOptions) {
     this.enabled = options.dnsRebindingProtection !== false;
-    const { allowedHosts: hosts, allowedOrigins: origins } = options;
-    this.elsewhere = { hosts, origins };
-    this.onLoopback = {
-      hosts: hosts ?? localhostAllowedHostnames(),
-      origins: origins ?? localhostAllowedOrigins(),
-    };
+    this.allowedHosts = options.allowedHosts;
+    if (options.allowedOrigins) {
+      this.allowedOrigins = new Set(
+        options.allowedOrigins.map(webOrigin).filter((origin) => origin !== undefined),
+      );
+    }
   }
 
   /** A 403 answer for a request that fails the checks, else `undefined`. */
   check(request: IncomingMessage): Response | undefined {
     if (!this.enabled) return undefined;
-    const { hosts, origins } = LOOPBACK.test(request.socket?.localAddress ?? '')
-      ? this.onLoopback
-      : this.elsewhere;
+    const loopback = LOOPBACK.test(request.socket?.localAddress ?? '');
+    const hosts = this.allowedHosts ?? (loopback ? LOCALHOST_NAMES : undefined);
+    const { host } = request.headers;
     if (hosts) {
-      const host = validateHostHeader(request.headers.host, hosts);
-      if (!host.ok) {
+      const checked = validateHostHeader(host, [...hosts]);
+      if (!checked.ok) {
         return forbidden(
-          `${host.message}. This MCP server accepts the hosts ${hosts.join(', ')}; ` +
-            `list others in the http.allowedHosts option of McpModule.`,
+          `${checked.message.slice(0, QUOTED_LENGTH)}. This MCP server accepts the hosts ` +
+            `${hosts.join(', ')}; list others in the http.allowedHosts option of McpModule.`,
         );
       }
     }
-    if (origins) {
-      const origin = validateOriginHeader(request.headers.origin, origins);
-      if (!origin.ok) {
-        return forbidden(
-          `${origin.message}. This MCP server accepts browser requests from ${origins.join(', ')}; ` +
-            `list others in the http.allowedOrigins option of McpModule.`,
-        );
-      }
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === '') return undefined;
+    const scheme = (request.socket as { encrypted?: boolean } | undefined)?.encrypted
+      ? 'https'
+      : 'http';
+    const own = hosts && host ? webOrigin(`${scheme}://${host}`) : undefined;
+    if (this.originAllowed(origin, { loopback, own })) return undefined;
+    return forbidden(
+      `Invalid Origin: ${origin.slice(0, QUOTED_LENGTH)}. This MCP server accepts browser ` +
+        `requests from ${this.acceptedOrigins({ loopback, own })}; list others, as full ` +
+        `origins such as https://app.example.com, in the http.allowedOrigins option of McpModule.`,
+    );
+  }
+
+  private originAllowed(origin: string, context: OriginContext): boolean {
+    const given = webOrigin(origin);
+    if (given === undefined) return false;
+    if (this.allowedOrigins?.has(given) || given === context.own) return true;
+    if (!context.loopback || context.own === undefined) return false;
+    const url = new URL(given);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      LOCALHOST_NAMES.includes(url.hostname) &&
+      originPort(given) === originPort(context.own)
+    );
+  }
+
+  /**
+   * What the 403 says is accepted, so that the developer sees which option to change (no
+   * port or host of the request: the same refusal reads the same on every instance).
+   */
+  private acceptedOrigins({ loopback, own }: OriginContext): string {
+    const accepted = [...(this.allowedOrigins ?? [])];
+    if (own !== undefined) {
+      accepted.unshift(
+        loopback ? 'its own origin (localhost names on its port)' : 'its own origin',
+      );
     }
-    return undefined;
+    return accepted.length > 0 ? accepted.join(', ') : 'no origin';
   }
 }

@@ -1,6 +1,13 @@
+import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
-import { checkJsonBody, discardRestOfBody, type JsonBodyLimits } from './json-body.reader.js';
+import { contentCodingOf, inflate, InflationError } from './content-encoding.inflater.js';
+import {
+  checkJsonBody,
+  discardRestOfBody,
+  inflationRefusal,
+  type JsonBodyLimits,
+} from './json-body.reader.js';
 import { httpErrors } from './json-rpc-error.response.js';
 
 /**
@@ -61,8 +68,38 @@ const record: PreParsingHook = (request, _reply, payload, done) => {
   const recorder = new BodyRecorder();
   recorders.set(request, recorder);
   payload.on('error', (error) => recorder.destroy(error));
+  // What Fastify compares with `Content-Length` and `bodyLimit`: the bytes received.
+  const encoded = payload as { receivedEncodedLength?: number };
+  if (encoded.receivedEncodedLength !== undefined) {
+    Object.defineProperty(recorder, 'receivedEncodedLength', {
+      get: () => encoded.receivedEncodedLength,
+    });
+  }
   done(null, payload.pipe(recorder));
 };
+
+/** A body in a coding the endpoint cannot inflate: 415, unread (the error handler answers). */
+class UnsupportedEncodingError extends Error {
+  readonly statusCode = 415;
+}
+
+/**
+ * Inflates a compressed body on its way to Fastify's parser, which then counts the inflated
+ * bytes against `bodyLimit` (Fastify does not inflate: `Content-Encoding` would reach the
+ * JSON parser as it came). The limits are the endpoint's (`content-encoding.inflater.ts`).
+ */
+function inflating(maxBodyBytes: number): PreParsingHook {
+  return (request, _reply, payload, done) => {
+    const { headers } = request as { headers: IncomingMessage['headers'] };
+    const coding = contentCodingOf(headers);
+    // Another media type is refused by the parser (415), as on Express, before any inflation.
+    if (coding === undefined || !isJsonContentType(headers['content-type'])) {
+      return done(null, payload);
+    }
+    if (coding === false) return done(new UnsupportedEncodingError('unsupported coding'));
+    done(null, inflate(payload, coding, maxBodyBytes));
+  };
+}
 
 /**
  * On Fastify, the content type parser runs before the route handler; it counts bytes
@@ -76,7 +113,9 @@ export function createFastifyRouteHook(routeMarker: object, limits: JsonBodyLimi
   return function mcpRouteOptions(route: FastifyRouteOptions): void {
     if (route.config?.[MCP_ENDPOINT_ROUTE] !== routeMarker) return;
     route.bodyLimit = limits.maxBodyBytes;
-    route.preParsing = [route.preParsing ?? []].flat().concat(record);
+    route.preParsing = [route.preParsing ?? []]
+      .flat()
+      .concat(inflating(limits.maxBodyBytes), record);
     const appHandler = route.errorHandler;
     route.errorHandler = async function mcpBodyErrors(error, request, reply) {
       const answer = bodyErrorAnswer(error, request as { headers: Record<string, string> }, limits);
@@ -84,7 +123,7 @@ export function createFastifyRouteHook(routeMarker: object, limits: JsonBodyLimi
         if (appHandler) return appHandler.call(this, error, request, reply);
         throw error;
       }
-      if (answer.status === 413) {
+      if (answer.status === 413 || error instanceof InflationError) {
         // Fastify marks a refused body `connection: close`, and Node would then close the
         // connection while the body still arrives: a reset the client may see instead of
         // the 413. The rest is read and dropped instead (see discardRestOfBody).
@@ -117,6 +156,10 @@ function bodyErrorAnswer(
   request: { headers: Record<string, string | undefined> },
   { maxBodyBytes, maxJsonDepth }: JsonBodyLimits,
 ): Response | undefined {
+  if (error instanceof InflationError) return inflationRefusal(error, maxBodyBytes);
+  if (error instanceof UnsupportedEncodingError) {
+    return httpErrors.unsupportedEncoding(String(request.headers['content-encoding']));
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return httpErrors.tooLarge(maxBodyBytes);

@@ -1,6 +1,12 @@
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { describeJsonInputProblem, findJsonInputProblem } from '../../utils/json-input.util.js';
+import {
+  contentCodingOf,
+  inflate,
+  InflationError,
+  type ContentCoding,
+} from './content-encoding.inflater.js';
 import { httpErrors } from './json-rpc-error.response.js';
 
 /** A body read and checked, or the answer that refuses it. */
@@ -14,16 +20,28 @@ export interface JsonBodyLimits {
 /**
  * Reads the JSON body of a POST from the Node stream, the endpoint's own way on every
  * platform: only `application/json`, at most `maxBodyBytes` (counted while reading; the
- * read stops there, so an oversized body is never held whole), parsed with a message
- * that says what is wrong, then {@link checkJsonBody}.
+ * read stops there, so an oversized body is never held whole), inflated first when it is
+ * compressed (`Content-Encoding`, with the same bound after inflation: see
+ * `content-encoding.inflater.ts`), parsed with a message that says what is wrong, then
+ * {@link checkJsonBody}.
  */
 export async function readJsonBody(
   request: IncomingMessage,
   limits: JsonBodyLimits,
 ): Promise<JsonBodyOutcome> {
-  const refused = refuseMediaType(request);
+  const refused = refuseMediaType(request) ?? refuseContentCoding(request);
   if (refused) return refused;
-  const text = await readText(request, limits.maxBodyBytes);
+  const coding = contentCodingOf(request.headers) || undefined;
+  let text: string | undefined;
+  try {
+    text = coding
+      ? await readInflatedText(request, coding, limits.maxBodyBytes)
+      : await readText(request, limits.maxBodyBytes);
+  } catch (error) {
+    if (!(error instanceof InflationError)) throw error;
+    discardRestOfBody(request);
+    return { ok: false, answer: inflationRefusal(error, limits.maxBodyBytes) };
+  }
   if (text === undefined) {
     discardRestOfBody(request);
     return { ok: false, answer: httpErrors.tooLarge(limits.maxBodyBytes) };
@@ -52,6 +70,42 @@ export function checkParsedJsonBody(
   maxJsonDepth: number,
 ): JsonBodyOutcome {
   return refuseMediaType(request) ?? checkJsonBody(body, maxJsonDepth);
+}
+
+/** A body in a coding the endpoint cannot inflate is refused unread: 415, naming those it can. */
+function refuseContentCoding(request: IncomingMessage): JsonBodyOutcome | undefined {
+  if (contentCodingOf(request.headers) !== false) return undefined;
+  return {
+    ok: false,
+    answer: httpErrors.unsupportedEncoding(String(request.headers['content-encoding'])),
+  };
+}
+
+/** The answer to a compressed body refused while it was inflated. */
+export function inflationRefusal(error: InflationError, maxBodyBytes: number): Response {
+  if (error.reason === 'too-large') return httpErrors.tooLarge(maxBodyBytes);
+  if (error.reason === 'ratio') return httpErrors.inflationBomb(error.message);
+  return httpErrors.parseError(error.message);
+}
+
+/** The inflated body as UTF-8 text; an {@link InflationError} when it is refused. */
+function readInflatedText(
+  request: IncomingMessage,
+  coding: ContentCoding,
+  maxBytes: number,
+): Promise<string> {
+  if (Number(request.headers['content-length']) > maxBytes) {
+    return Promise.reject(new InflationError('too-large', 'declared too large'));
+  }
+  // Read by someone else already: nothing more comes (as in readText).
+  if (request.readableEnded) return Promise.resolve('');
+  const body = inflate(request, coding, maxBytes);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.once('error', reject);
+  });
 }
 
 /** Only `application/json` (with any parameters) is read. */

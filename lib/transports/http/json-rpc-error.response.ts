@@ -1,4 +1,5 @@
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR } from '@modelcontextprotocol/server';
+import { ACCEPTED_ENCODINGS } from './content-encoding.inflater.js';
 
 /**
  * A JSON-RPC error answer with `id: null`, for failures found before a request could be
@@ -34,6 +35,16 @@ export const httpErrors = {
       `Payload Too Large: the request body must not exceed ${maxBytes} bytes ` +
         `(the http.maxBodyBytes option of McpModule)`,
     ),
+  unsupportedEncoding: (contentEncoding: string) =>
+    jsonRpcErrorResponse(
+      415,
+      SERVER_ERROR,
+      `Unsupported Media Type: the MCP endpoint reads bodies with Content-Encoding ` +
+        `${ACCEPTED_ENCODINGS} (or none), not ${contentEncoding}`,
+      { 'accept-encoding': ACCEPTED_ENCODINGS },
+    ),
+  inflationBomb: (detail: string) =>
+    jsonRpcErrorResponse(413, SERVER_ERROR, `Payload Too Large: ${detail}`),
   parseError: (detail: string) =>
     jsonRpcErrorResponse(
       400,

@@ -7,14 +7,19 @@ import {
   type MessageClassification,
   type MessageExtraInfo,
   type ProtocolEra,
+  type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { LeanEventStream } from './lean-event.stream.js';
 import { statusOf } from './lean-path.rules.js';
 
-/** The answer to one lean request: the JSON-RPC response and its HTTP status. */
-export interface LeanAnswer {
-  readonly status: number;
-  readonly message: JSONRPCMessage;
-}
+/**
+ * The answer to one lean request: the JSON-RPC response and its HTTP status, or, when the
+ * server sent a notification of the request before its response, the SSE stream that
+ * carries them (status 200).
+ */
+export type LeanAnswer =
+  | { readonly status: number; readonly message: JSONRPCMessage }
+  | { readonly status: 200; readonly stream: ReadableStream<Uint8Array> };
 
 /**
  * The classification the SDK's per-request transport is made with. A modern route brings
@@ -29,8 +34,12 @@ const LEGACY: MessageClassification = { era: 'legacy' };
  * A connected `Transport` for one lean exchange: it hands one JSON-RPC request to the
  * SDK's protocol layer and captures the response the layer sends, with the status the
  * SDK's own transport would give it (`statusOf`). No web `Request`/`Response` and no
- * stream is made. It serves what the lean path admits: requests answered by one message
- * (`lean-path.rules.ts` sends progress, logs, tasks and input-required flows to the SDK).
+ * stream is made for a request answered by one message, as the lean path's requests
+ * mostly are (`lean-path.rules.ts` sends those that ask for progress or logs, tasks and
+ * input-required flows to the SDK). A notification of the request sent before its response
+ * (a 2025 server logs until `logging/setLevel`, a tool may notify of its own) turns the
+ * answer into the SSE stream the SDK's transport makes (`LeanEventStream`): the
+ * notification now, the response when it comes.
  *
  * It is the SDK's `PerRequestHTTPServerTransport` for what the server sees: connecting a
  * server to it binds the server to the route's modern revision. Its exchange is its own:
@@ -47,6 +56,8 @@ export class LeanExchangeTransport extends PerRequestHTTPServerTransport {
   private closed = false;
   /** True while the protocol layer takes the message in: its gates answer in that window. */
   private delivering = false;
+  /** The answer's stream, once a notification came before the response. */
+  private events?: LeanEventStream;
 
   /**
    * @param classification the SDK classifier's, for a modern route; none for a 2025 route
@@ -87,32 +98,52 @@ export class LeanExchangeTransport extends PerRequestHTTPServerTransport {
     return this.answer;
   }
 
-  override async send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed || this.settled) return;
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.closed) return;
     const isResponse = 'result' in message || 'error' in message;
     if (!isResponse) {
-      // A related message before the answer: the SDK would stream it (SSE). The lean path
-      // admits no request that asks for one; a server-to-client request fails at once
-      // rather than waiting for an answer that cannot come.
+      // A server-to-client request fails at once rather than waiting for an answer that
+      // cannot come (the lean path admits no request that asks for one).
       if ('id' in message) {
         throw new Error('A request answered on the lean HTTP path cannot carry a server request');
       }
+      // As the SDK's per-request transport: only what relates to this request is streamed.
+      if (options?.relatedRequestId === this.request.id) this.stream(message);
       return;
     }
     if (message.id !== this.request.id) {
       this.onerror?.(new Error(`Received a response for an unknown request id: ${message.id}`));
       return;
     }
-    this.settled = true;
-    const code = 'error' in message ? message.error.code : undefined;
-    this.settle({ status: statusOf(this.era, code, this.delivering), message });
+    if (this.events) {
+      this.events.end(message);
+    } else if (!this.settled) {
+      this.settled = true;
+      const code = 'error' in message ? message.error.code : undefined;
+      this.settle({ status: statusOf(this.era, code, this.delivering), message });
+    } else {
+      return;
+    }
     // As the SDK's per-request transport: the server closes after its answer is out.
     queueMicrotask(() => void this.close());
+  }
+
+  /** Sends a notification on the answer's stream, which the first one opens. */
+  private stream(message: JSONRPCMessage): void {
+    if (!this.events) {
+      if (this.settled) return;
+      this.settled = true;
+      // The client going away (the stream cancelled) cancels the call, as with the SDK.
+      this.events = new LeanEventStream(() => void this.close());
+      this.settle({ status: 200, stream: this.events.readable });
+    }
+    this.events.write(message);
   }
 
   override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.events?.close();
     if (!this.settled) {
       this.settled = true;
       this.fail(

@@ -31,6 +31,14 @@ const LIST_METHODS: ReadonlyMap<string, CatalogList> = new Map([
   ['resources/list', 'resources'],
 ]);
 
+/** The headers of a streamed answer: those of the SDK's per-request transport. */
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
 /** Whether a schema declares `x-mcp-header` parameters somewhere (decided once per schema). */
 const declaresHeaders = new WeakMap<object, boolean>();
 
@@ -106,26 +114,23 @@ export class LeanPath {
 
   /**
    * Answers a request the lean path admits, or returns `undefined` (before any work that
-   * shows) for the SDK's entry to answer.
+   * shows) for the SDK's entry to answer. The answer is JSON text, or a web `Response`
+   * streaming the request's notifications and then its response (SSE).
    */
   async serve(
     exchange: HttpExchange,
     body: unknown,
-    locale: string | undefined,
+    caller: TransportCaller,
     signal: AbortSignal,
-  ): Promise<LeanReply | undefined> {
+  ): Promise<LeanReply | Response | undefined> {
     const route = leanRouteOf(exchange.request, body, this.legacyStateless, this.facts);
     if (!route) return undefined;
-    const listKey = this.listKeyOf(route, locale);
+    const listKey = this.listKeyOf(route, caller.locale);
     const cached = listKey === undefined ? undefined : this.lists.get(listKey);
     if (cached !== undefined) return { status: 200, text: reply(cached, route.message.id) };
     const generation = this.generation;
     const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
-    const product = this.create(route.era, {
-      request: exchange.platformRequest,
-      response: exchange.platformResponse,
-      ...(locale !== undefined && { locale }),
-    });
+    const product = this.create(route.era, caller);
     // With `auth`, an operation the token lacks scopes for is refused with the SDK's 403
     // challenge (WWW-Authenticate): the SDK's entry builds it.
     try {
@@ -150,7 +155,10 @@ export class LeanPath {
     const cancel = () => void transport.close();
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      const { status, message } = await transport.dispatch(extra);
+      const answer = await transport.dispatch(extra);
+      // Notifications came before the response: the answer streams them, as the SDK's does.
+      if ('stream' in answer) return new Response(answer.stream, { headers: SSE_HEADERS });
+      const { status, message } = answer;
       if (!('result' in message)) return { status, text: JSON.stringify(message) };
       const result = JSON.stringify(message.result);
       if (listKey !== undefined && generation === this.generation && this.cacheable(route)) {

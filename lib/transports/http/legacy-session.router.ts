@@ -6,7 +6,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { Logger } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 import { SessionEventStore } from './session-event.store.js';
 import type { LegacySessionOptions } from '../../interfaces/mcp-module-options.interface.js';
@@ -15,14 +15,22 @@ import type { LegacySessionOptions } from '../../interfaces/mcp-module-options.i
 const RECONNECT_AFTER_MS = 1_000;
 
 /** What the SDK's transport takes besides the request (`handleRequest`'s options). */
-type LegacyRequestOptions = { parsedBody?: unknown; authInfo?: AuthInfo };
+type SdkRequestOptions = { parsedBody?: unknown; authInfo?: AuthInfo };
+
+/** What the endpoint knows of a request: what the SDK's transport takes, and the caller. */
+type LegacyRequestOptions = SdkRequestOptions & {
+  /** Who the caller is (the `identity` option): the only one its sessions answer. */
+  readonly identity: string;
+};
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
-  /** Whose session it is: a digest of the credentials it was opened with. */
+  /** Whose session it is: the identity of the caller that opened it. */
   readonly owner: string;
   idleTimer?: NodeJS.Timeout;
+  /** When it last served a request: a caller over its limit loses its stalest session. */
+  lastUsed: number;
 }
 
 /** What sessions need of `scaleOut` (docs/scale-out.md): whose they are, where events go. */
@@ -32,16 +40,6 @@ export interface SharedSessionSettings {
   /** Keeps the events of one session's resumable streams outside this process. */
   readonly eventStoreOf: (sessionId: string) => EventStore;
 }
-
-/**
- * The caller's credentials as one digest (`Authorization`, and the client id a guard put
- * on `req.auth`). A session answers only to the credentials that opened it: sessions must
- * not be used for authentication (2025-11-25), so a session id alone opens nothing.
- */
-const ownerOf = (request: Request, authInfo?: AuthInfo): string =>
-  createHash('sha256')
-    .update(`${request.headers.get('authorization') ?? ''}\0${authInfo?.clientId ?? ''}`)
-    .digest('base64url');
 
 /**
  * Serves 2025-era clients with sessions (`Mcp-Session-Id`), so that they get what the
@@ -58,6 +56,8 @@ export class LegacySessionRouter {
   private readonly sessions = new Map<string, Session>();
   private readonly idleTimeoutMs: number;
   private readonly maxSessions: number;
+  private readonly maxSessionsPerCaller: number;
+  private readonly maxStreamsPerSession: number | undefined;
 
   constructor(
     private readonly createServer: () => McpServer,
@@ -66,20 +66,27 @@ export class LegacySessionRouter {
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxSessionsPerCaller = options.maxSessionsPerCaller ?? 10;
+    this.maxStreamsPerSession = options.maxStreamsPerSession;
   }
 
-  /** @param options what the endpoint read of the request: its body and the caller's auth */
+  /**
+   * @param options what the endpoint read of the request: its body, the caller's auth and
+   * identity. A session answers only to the identity that opened it: sessions must not be
+   * used for authentication (2025-11-25), so a session id alone opens nothing.
+   */
   async handle(request: Request, options: LegacyRequestOptions): Promise<Response> {
-    const { parsedBody, authInfo } = options;
+    const { identity, ...sdkOptions } = options;
+    const { parsedBody } = sdkOptions;
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       // Another caller's session answers as one that does not exist.
-      if (!session || session.owner !== ownerOf(request, authInfo)) {
+      if (!session || session.owner !== identity) {
         return jsonRpcErrorResponse(404, -32001, this.sessionNotFound(sessionId));
       }
       this.touch(sessionId, session);
-      return session.transport.handleRequest(request, options);
+      return session.transport.handleRequest(request, sdkOptions);
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return jsonRpcErrorResponse(
@@ -89,15 +96,28 @@ export class LegacySessionRouter {
           'or initialize first.',
       );
     }
+    await this.makeRoomFor(identity);
     if (this.sessions.size >= this.maxSessions) {
       return jsonRpcErrorResponse(503, SERVER_ERROR, 'Too many sessions; retry later.');
     }
-    return this.open(request, options, ownerOf(request, authInfo));
+    return this.open(request, sdkOptions, identity);
+  }
+
+  /** Closes the caller's stalest sessions until it may open one more. */
+  private async makeRoomFor(identity: string): Promise<void> {
+    const own = [...this.sessions]
+      .filter(([, session]) => session.owner === identity)
+      .toSorted(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    const over = own.length - this.maxSessionsPerCaller + 1;
+    for (const [id] of own.slice(0, Math.max(0, over))) {
+      this.logger.debug(`MCP session ${id} closed: its caller opened more than its limit`);
+      await this.end(id);
+    }
   }
 
   private async open(
     request: Request,
-    options: LegacyRequestOptions,
+    options: SdkRequestOptions,
     owner: string,
   ): Promise<Response> {
     const server = this.createServer();
@@ -107,10 +127,12 @@ export class LegacySessionRouter {
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => sessionId,
         // Resumable streams: a priming event with an id and `retry`, replay on Last-Event-ID.
-        eventStore: this.shared?.eventStoreOf(sessionId) ?? new SessionEventStore(),
+        eventStore:
+          this.shared?.eventStoreOf(sessionId) ??
+          new SessionEventStore({ maxStreamsPerSession: this.maxStreamsPerSession }),
         retryInterval: RECONNECT_AFTER_MS,
         onsessioninitialized: (id) => {
-          const session: Session = { transport, server, owner };
+          const session: Session = { transport, server, owner, lastUsed: Date.now() };
           this.sessions.set(id, session);
           this.touch(id, session);
         },
@@ -140,6 +162,7 @@ export class LegacySessionRouter {
   }
 
   private touch(id: string, session: Session): void {
+    session.lastUsed = Date.now();
     clearTimeout(session.idleTimer);
     session.idleTimer = setTimeout(() => {
       this.logger.debug(`MCP session ${id} closed after ${this.idleTimeoutMs} ms without requests`);

@@ -39,6 +39,7 @@ export const mcpHttpProviders: Provider[] = [
         ? new OAuthResourceServer(options.auth, {
             routePath: routePathOf(options, appConfig),
             namedScopes: () => server.namedScopes(),
+            allowedHosts: options.http?.allowedHosts,
           })
         : null,
   },

@@ -70,6 +70,13 @@ function answer(
       },
     };
   }
+  // A host the resource cannot be derived for (outside http.allowedHosts) names no resource.
+  if (entry.resourceServer.resourceOf(request) === undefined) {
+    return json(404, {
+      error: 'not_found',
+      error_description: 'This host does not serve the MCP server this document describes.',
+    });
+  }
   return json(200, entry.resourceServer.metadataDocument(request));
 }
 

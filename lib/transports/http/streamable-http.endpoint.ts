@@ -207,23 +207,29 @@ export class StreamableHttpEndpoint {
         body = outcome.body;
         const batchRefused = refuseBatch(body, request);
         if (batchRefused) return batchRefused;
-        const lean = await this.lean?.serve(exchange, body, locale, signal);
+      }
+      // Who the caller is, once per request, after the route's guards ran (they may set
+      // `request.user`): what its sessions, state and tasks are bound to.
+      const caller: TransportCaller = {
+        request: exchange.platformRequest,
+        response: exchange.platformResponse,
+        ...(locale !== undefined && { locale }),
+        identity: this.server.identityOf(exchange.platformRequest),
+      };
+      if (request.method === 'POST') {
+        const lean = await this.lean?.serve(exchange, body, caller, signal);
         if (lean) return lean;
       }
       if (opensStream(request.method, body)) untrack();
       const webRequest = await toWebRequest(request, body, { signal });
-      this.transports.set(webRequest, {
-        request: exchange.platformRequest,
-        response: exchange.platformResponse,
-        ...(locale !== undefined && { locale }),
-      });
+      this.transports.set(webRequest, caller);
       const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
       const options = {
         ...(body !== undefined && { parsedBody: body }),
         ...(auth !== undefined && { authInfo: auth }),
       };
       if (this.sessions && (await isLegacyRequest(webRequest, body))) {
-        return await this.sessions.handle(webRequest, options);
+        return await this.sessions.handle(webRequest, { ...options, identity: caller.identity! });
       }
       return await this.handler.fetch(webRequest, options);
     } catch (error) {

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { McpCompletionContext } from '../../../lib/interfaces/mcp-completion.interface.js';
-import { completeArgument } from '../../../lib/protocol/handlers/completion.handlers.js';
+import {
+  complete as completeRequest,
+  completeArgument,
+} from '../../../lib/protocol/handlers/completion.handlers.js';
+import { McpCatalog } from '../../../lib/registry/mcp-catalog.js';
+import { UriTemplateMatcher } from '../../../lib/utils/uri-template.matcher.js';
+import { fakeScope } from '../../support/fake-call.js';
 import type { Completer, RegisteredPrompt } from '../../../lib/registry/registered-primitives.js';
 import type { JsonSchema } from '../../../lib/interfaces/json-schema.interface.js';
 
@@ -187,5 +193,49 @@ describe('completeArgument from the values the DTO lists', () => {
     ['a prototype member', '__proto__'],
   ])('sends no values for %s', async (_what, name) => {
     expect(await complete(name, '')).toEqual({ values: [], total: 0, hasMore: false });
+  });
+});
+
+describe('complete with a ref/resource', () => {
+  const files = new UriTemplateMatcher('files://{name}.{ext}');
+  const catalog = new McpCatalog(
+    {
+      tools: [],
+      prompts: [],
+      resources: [],
+      templates: [
+        {
+          key: 'files://{name}.{ext}',
+          definition: { uriTemplate: 'files://{name}.{ext}', name: 'file' },
+          isVisible: Object.assign(async () => true, { guarded: false }),
+          read: async () => ({ contents: [] }),
+          template: files,
+          argumentsSchema: { type: 'object', properties: {} },
+          completers: new Map([['ext', () => ['md', 'txt']]]),
+        },
+      ],
+    },
+    { maxUriLength: 64 },
+  );
+  const ask = (uri: string) =>
+    completeRequest(
+      catalog,
+      {
+        method: 'completion/complete',
+        params: { ref: { type: 'ref/resource', uri }, argument: { name: 'ext', value: '' } },
+      },
+      fakeScope(),
+    );
+
+  it('refuses a URI over maxUriLength with -32602, saying the limit and the length', async () => {
+    await expect(ask(`files://${'.'.repeat(100)}`)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('URI too long: 108 characters, over the limit of 64.'),
+      data: { length: 108, maxUriLength: 64 },
+    });
+  });
+
+  it('completes a template whose URI is within it', async () => {
+    expect((await ask('files://{name}.{ext}')).completion.values).toEqual(['md', 'txt']);
   });
 });

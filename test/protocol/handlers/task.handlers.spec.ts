@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import type { McpTasksOptions } from '../../../lib/interfaces/mcp-task-options.interface.js';
 import type { McpTask } from '../../../lib/interfaces/mcp-task-store.interface.js';
 import { TASK_RESULT } from '../../../lib/protocol/catalog-mcp.server.js';
+import { defaultCallerIdentity } from '../../../lib/authorization/caller-identity.js';
 import { TaskHandlers } from '../../../lib/protocol/handlers/task.handlers.js';
 import { supportedRevisions } from '../../../lib/protocol/protocol-revisions.js';
 import type { RegisteredTool } from '../../../lib/registry/registered-primitives.js';
@@ -45,20 +46,17 @@ function fakeRunner(outcome: TaskStart = { kind: 'task', task: storedTask() }) {
 }
 
 /** A `tools/call` of the era, declaring the tasks extension or not (2026-07-28). */
-const callIn = (era: ProtocolEra, declared = false, request?: unknown) =>
+const callIn = (era: ProtocolEra, declared = false, identity = 'anonymous') =>
   toolCall(
     'export_catalog',
     {},
     fakeScope(fakeServerContext(declared ? { envelope: DECLARED } : {}).ctx, {
       era,
-      transport: { request },
+      identity,
     }),
   );
 
 const server = {} as Server;
-
-/** An app's `tasks.owner`: the tenant of the request, if it names one. */
-const tenantOf = (request: { tenant?: string }) => request.tenant;
 
 /** Stores the decisions are made beside (they read none): closed after the file. */
 const looseStores: InMemoryTaskStore[] = [];
@@ -214,19 +212,19 @@ describe('TaskHandlers task timing and owner', () => {
     expect((await timingOf({}, tool, { ttl: 5_000 }, 'modern')).ttlMs).toBe(60_000);
   });
 
-  it('makes the task the caller’s: the owner option, else the default owner', async () => {
+  it('makes the task the caller’s: the identity of the call’s request', async () => {
     const { runner, start } = fakeRunner();
-    const handlers = new TaskHandlers(looseStore(), runner, { owner: tenantOf });
-    const call = (request: unknown) =>
+    const handlers = new TaskHandlers(looseStore(), runner);
+    const call = (identity: string) =>
       handlers.callTool(
-        callIn('legacy', false, request),
+        callIn('legacy', false, identity),
         toolOf({ mode: 'optional' }),
         { name: 'export_catalog', task: {} } as never,
         'legacy',
         server,
       );
-    await call({ tenant: 'acme' });
-    await call({ user: { id: 7 } });
+    await call('acme');
+    await call('user:7');
     expect(start.mock.calls.map((args) => args[2])).toEqual(['acme', 'user:7']);
   });
 });
@@ -253,7 +251,7 @@ describe('TaskHandlers tasks/get', () => {
         { supportedProtocolVersions: supportedRevisions(served) },
       );
       made.registerCapabilities(handlers.capabilities(served));
-      handlers.register(made, served, () => caller);
+      handlers.register(made, served, () => defaultCallerIdentity(caller));
       return made;
     };
     return openClient(serverOf, era, clientCapabilities);

@@ -64,6 +64,13 @@ export function envelopeCases(): CorpusRequest[] {
       { wantsNotifications: true },
     ),
     legacy('tools/call', progress),
+    // Without a progress token or a log level, what a tool sends is still sent: a 2025
+    // server logs at every level until logging/setLevel, and a notification of the tool's own
+    // goes to its request's stream on both wires (issue 31).
+    legacy('tools/call', progress, { wantsNotifications: true }),
+    legacy('tools/call', { name: 'announce', arguments: {} }, { wantsNotifications: true }),
+    modern('tools/call', { name: 'announce', arguments: {} }, { wantsNotifications: true }),
+    modern('tools/call', progress, { wantsNotifications: true }),
     modern('tools/call', confirm),
     modern('tools/call', confirm, { meta: elicits }),
     modern(

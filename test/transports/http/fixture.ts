@@ -161,6 +161,15 @@ export class DifferentialTools {
     return 'finished';
   }
 
+  @McpTool({ description: 'Sends a notification of its own, asked for or not.' })
+  async announce(@McpContext() call: McpCallContext) {
+    await call.serverContext.mcpReq.notify({
+      method: 'notifications/message',
+      params: { level: 'notice', data: 'announced' },
+    });
+    return 'announced';
+  }
+
   @McpTool({ description: 'Asks the user to confirm.' })
   confirm(@McpContext() call: McpCallContext) {
     const answer = call.acceptedInput<{ ok: boolean }>('confirm');

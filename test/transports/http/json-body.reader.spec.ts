@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   checkJsonBody,
@@ -148,6 +149,113 @@ describe('readJsonBody', () => {
     expect(polluting.error).toMatchObject({
       code: -32600,
       message: expect.stringContaining('contains the key "__proto__" (at /params/__proto__)'),
+    });
+  });
+});
+
+describe('readJsonBody: a compressed body (Content-Encoding)', () => {
+  const message = { jsonrpc: '2.0', method: 'ping', params: { q: 'Grüße' } };
+  const text = JSON.stringify(message);
+
+  it.each([
+    ['gzip', gzipSync],
+    ['x-gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+    ['GZIP', gzipSync],
+  ])('inflates a %s body', async (coding, compress) => {
+    const compressed = compress(Buffer.from(text));
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': coding }, [
+      compressed.subarray(0, 5),
+      compressed.subarray(5),
+    ]);
+    // gzip adds some 20 bytes to so short a body.
+    const limits = { maxBodyBytes: 1024, maxJsonDepth: 3 };
+    expect(await readJsonBody(request, limits)).toEqual({ ok: true, body: message });
+  });
+
+  it('reads identity as no coding', async () => {
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': 'identity' }, ['[1]']);
+    expect(await readJsonBody(request, LIMITS)).toEqual({ ok: true, body: [1] });
+  });
+
+  it('refuses a coding it cannot inflate with 415, naming those it can, without reading it', async () => {
+    for (const coding of ['zstd', 'gzip, gzip', 'compress']) {
+      const request = requestOf({ ...JSON_TYPE, 'content-encoding': coding }, ['[1]'], {
+        end: false,
+      });
+      const outcome = await readJsonBody(request, LIMITS);
+      expect(await refusalOf(outcome)).toEqual({
+        status: 415,
+        id: null,
+        error: {
+          code: -32000,
+          message: `Unsupported Media Type: the MCP endpoint reads bodies with Content-Encoding gzip, deflate, br (or none), not ${coding}`,
+        },
+      });
+      expect(!outcome.ok && outcome.answer.headers.get('accept-encoding')).toBe(
+        'gzip, deflate, br',
+      );
+      expect(request.readableFlowing).not.toBe(true);
+      request.destroy();
+    }
+  });
+
+  it('bounds the body after inflation by maxBodyBytes: 413', async () => {
+    // 65 bytes of JSON in about 30 compressed ones.
+    const compressed = gzipSync(`"${'x'.repeat(63)}"`);
+    expect(compressed.byteLength).toBeLessThan(LIMITS.maxBodyBytes);
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': 'gzip' }, [compressed]);
+    const refusal = await refusalOf(await readJsonBody(request, LIMITS));
+    expect(refusal).toMatchObject({ status: 413, error: { code: -32000 } });
+    expect(refusal.error).toMatchObject({ message: expect.stringContaining('64 bytes') });
+  });
+
+  it('takes an inflated body of exactly the limit', async () => {
+    const compressed = gzipSync(`"${'x'.repeat(62)}"`);
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': 'gzip' }, [compressed]);
+    expect(await readJsonBody(request, LIMITS)).toEqual({ ok: true, body: 'x'.repeat(62) });
+  });
+
+  it('refuses a decompression bomb by its ratio before maxBodyBytes: 413', async () => {
+    const limits = { maxBodyBytes: 64 * 1024 * 1024, maxJsonDepth: 3 };
+    // 8 MB of JSON in some 8 KB: a ratio near 1000.
+    const bomb = gzipSync(`"${'A'.repeat(8 * 1024 * 1024)}"`, { level: 9 });
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': 'gzip' }, [bomb]);
+    const refusal = await refusalOf(await readJsonBody(request, limits));
+    expect(refusal).toMatchObject({ status: 413, error: { code: -32000 } });
+    expect(refusal.error).toMatchObject({
+      message: expect.stringMatching(
+        /^Payload Too Large: the body inflates to more than 200 times its \d+ compressed bytes$/,
+      ),
+    });
+  });
+
+  it('takes a large body that compresses well but not suspiciously', async () => {
+    const limits = { maxBodyBytes: 8 * 1024 * 1024, maxJsonDepth: 3 };
+    const rows = Array.from({ length: 40_000 }, (_, index) => `row ${index} ${index * 7919}`);
+    const compressed = gzipSync(JSON.stringify(rows));
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': 'gzip' }, [compressed]);
+    const outcome = await readJsonBody(request, limits);
+    expect(outcome.ok && (outcome.body as string[]).length).toBe(40_000);
+  });
+
+  it('answers a body that is not what its coding says with a parse error', async () => {
+    const request = requestOf({ ...JSON_TYPE, 'content-encoding': 'gzip' }, [text]);
+    expect(await refusalOf(await readJsonBody(request, LIMITS))).toEqual({
+      status: 400,
+      id: null,
+      error: {
+        code: -32700,
+        message:
+          'Parse error: the request body is not valid JSON: its gzip data cannot be inflated (incorrect header check)',
+      },
+    });
+    const truncated = gzipSync(text).subarray(0, 20);
+    const cut = requestOf({ ...JSON_TYPE, 'content-encoding': 'gzip' }, [truncated]);
+    expect((await refusalOf(await readJsonBody(cut, LIMITS))).error).toMatchObject({
+      code: -32700,
+      message: expect.stringContaining('its gzip data cannot be inflated (unexpected end of file)'),
     });
   });
 });

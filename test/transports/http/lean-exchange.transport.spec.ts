@@ -108,10 +108,9 @@ async function lean(
   const era = classification ? 'modern' : 'legacy';
   const transport = new LeanExchangeTransport(era, message, classification);
   await server.connect(transport);
-  const { status, message: answer } = await transport.dispatch({
-    ...(classification && { classification }),
-  });
-  return { status, message: answer };
+  const answer = await transport.dispatch({ ...(classification && { classification }) });
+  if ('stream' in answer) throw new Error('Expected one JSON answer, got a stream');
+  return { status: answer.status, message: answer.message };
 }
 
 const MODERN_CASES: ReadonlyArray<{
@@ -253,15 +252,60 @@ describe('LeanExchangeTransport, one exchange', () => {
     expect((error as SdkError).code).toBe(SdkErrorCode.ConnectionClosed);
   });
 
-  it('refuses a server-to-client request, drops other related messages, serves one request', async () => {
+  it('refuses a server-to-client request, drops unrelated messages, serves one request', async () => {
     const transport = new LeanExchangeTransport('legacy', legacyCall('tools/list'));
     await legacyServer().connect(transport);
     const request: JSONRPCMessage = { jsonrpc: '2.0', id: 9, method: 'roots/list' };
     await expect(transport.send(request)).rejects.toThrow(/cannot carry a server request/);
+    // Not of this request (no relatedRequestId): the SDK's transport drops it too.
     await transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: {} });
-    const { status } = await transport.dispatch({});
-    expect(status).toBe(200);
+    const answer = await transport.dispatch({});
+    expect(answer).toMatchObject({ status: 200, message: { id: 1 } });
     expect(() => transport.dispatch({})).toThrow(/exactly one request/);
     await expect(transport.handleMessage()).rejects.toThrow(/dispatch\(\)/);
+  });
+
+  it('streams the notifications of its request before the response, as the SDK does', async () => {
+    const transport = new LeanExchangeTransport('legacy', legacyCall('tools/list'));
+    await legacyServer().connect(transport);
+    const notification: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'listing' },
+    };
+    await transport.send(notification, { relatedRequestId: 1 });
+    const answer = await transport.dispatch({});
+    if (!('stream' in answer)) throw new Error('Expected a stream');
+    expect(answer.status).toBe(200);
+    const text = await new Response(answer.stream).text();
+    const frames = text.split('\n\n').filter(Boolean);
+    expect(frames[0]).toBe(`event: message\ndata: ${JSON.stringify(notification)}`);
+    expect(frames).toHaveLength(2);
+    expect(JSON.parse(frames[1]!.replace('event: message\ndata: ', ''))).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { tools: expect.any(Array) },
+    });
+  });
+
+  it('cancels the call when the client cancels the stream', async () => {
+    const server = legacyServer();
+    let closed = false;
+    // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's Protocol has no addEventListener
+    server.onclose = () => (closed = true);
+    const transport = new LeanExchangeTransport(
+      'legacy',
+      legacyCall('tools/call', { name: 'hang' }),
+    );
+    await server.connect(transport);
+    const answering = transport.dispatch({});
+    await transport.send(
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },
+      { relatedRequestId: 1 },
+    );
+    const answer = await answering;
+    if (!('stream' in answer)) throw new Error('Expected a stream');
+    await answer.stream.cancel();
+    expect(closed).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LegacySessionOptions } from '../../../lib/interfaces/mcp-module-options.interface.js';
+import { defaultCallerIdentity } from '../../../lib/authorization/caller-identity.js';
 import {
   LegacySessionRouter,
   type SharedSessionSettings,
@@ -78,7 +79,12 @@ function send(router: LegacySessionRouter, body: unknown, call: Call = {}): Prom
     headers,
     ...(method === 'POST' && { body: JSON.stringify(body) }),
   });
-  return router.handle(request, { parsedBody: body, authInfo: call.authInfo });
+  // The endpoint resolves the caller's identity once per request, from the platform request.
+  const identity = defaultCallerIdentity({
+    headers: { ...(call.authorization && { authorization: call.authorization }) },
+    ...(call.authInfo && { auth: call.authInfo }),
+  });
+  return router.handle(request, { parsedBody: body, authInfo: call.authInfo, identity });
 }
 
 /** The last JSON-RPC message of an answer, sent as JSON or as server-sent events. */
@@ -147,17 +153,30 @@ describe('LegacySessionRouter', () => {
     expect(await answer.json()).toEqual(NOT_FOUND);
   });
 
-  it('serves a session only to the credentials that opened it', async () => {
+  it('serves a session only to the caller that opened it', async () => {
     const { router } = routerOf();
+    const claims = { iss: 'https://id.example', sub: 'alice' };
     const alice = {
       authorization: 'Bearer alice',
-      authInfo: { token: 'a', clientId: 'app', scopes: [] },
+      authInfo: { token: 'a', clientId: 'app', scopes: [], extra: { claims } },
     };
     const session = await open(router, alice);
 
     for (const other of [
-      { authorization: 'Bearer bob', authInfo: alice.authInfo },
-      { authorization: alice.authorization, authInfo: { ...alice.authInfo, clientId: 'other' } },
+      // Another subject of the same client, or the same subject at another issuer.
+      {
+        authorization: 'Bearer bob',
+        authInfo: { ...alice.authInfo, extra: { claims: { ...claims, sub: 'bob' } } },
+      },
+      {
+        authorization: 'Bearer alice',
+        authInfo: {
+          ...alice.authInfo,
+          extra: { claims: { ...claims, iss: 'https://other.example' } },
+        },
+      },
+      // No OAuth principal: then the credentials themselves, or none.
+      { authorization: 'Bearer alice' },
       {},
     ]) {
       const answer = await send(router, TOOLS_LIST, { session, ...other });
@@ -181,6 +200,29 @@ describe('LegacySessionRouter', () => {
     expect((await send(router, undefined, { session, method: 'DELETE' })).status).toBe(200);
     expect((await send(router, TOOLS_LIST, { session })).status).toBe(404);
     await open(router);
+  });
+
+  it('closes the stalest session of a caller over maxSessionsPerCaller, and no one else’s', async () => {
+    const { router } = routerOf({ maxSessionsPerCaller: 2 });
+    const alice = { authorization: 'Bearer alice' };
+    const bob = { authorization: 'Bearer bob' };
+    const first = await open(router, alice);
+    await sleep(5);
+    const second = await open(router, alice);
+    await sleep(5);
+    // The first is used again: the second is now the one left longest without a request.
+    expect((await send(router, TOOLS_LIST, { session: first, ...alice })).status).toBe(200);
+    const bobs = await open(router, bob);
+    await sleep(5);
+    const third = await open(router, alice);
+    expect((await send(router, TOOLS_LIST, { session: second, ...alice })).status).toBe(404);
+    for (const [session, caller] of [
+      [first, alice],
+      [third, alice],
+      [bobs, bob],
+    ] as const) {
+      expect((await send(router, TOOLS_LIST, { session, ...caller })).status).toBe(200);
+    }
   });
 
   it('closes a session left idle for idleTimeoutMs, and its server', async () => {
