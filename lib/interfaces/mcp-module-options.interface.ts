@@ -99,6 +99,13 @@ export interface McpHttpOptions {
    */
   shutdownTimeoutMs?: number;
   /**
+   * At most this many long-lived streams of one caller (its `identity`) at once:
+   * 2026-07-28 `subscriptions/listen` streams and 2025 sessions' GET streams. Opening one
+   * more ends the caller's oldest, so that one caller cannot hold every connection.
+   * @default 10
+   */
+  maxStreamsPerCaller?: number;
+  /**
    * Keeps sessions (`Mcp-Session-Id`) for 2025-era clients, so that they get elicitation
    * and sampling (`inputRequired(...)` becomes real server-to-client requests), cancellation
    * with `notifications/cancelled`, `logging/setLevel`, resource subscriptions and

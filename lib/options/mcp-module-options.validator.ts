@@ -153,7 +153,12 @@ function httpOptionsProblems(http: unknown): string[] {
   if (!isOptionsObject(http)) return ['"http" must be an object ({ path, guards }) or false'];
   const { path, guards, dnsRebindingProtection, legacySessions } = http;
   const problems = httpHostListProblems(http);
-  for (const option of ['maxBodyBytes', 'maxJsonDepth', 'shutdownTimeoutMs'] as const) {
+  for (const option of [
+    'maxBodyBytes',
+    'maxJsonDepth',
+    'shutdownTimeoutMs',
+    'maxStreamsPerCaller',
+  ] as const) {
     problems.push(...found([wholeNumberProblem(`http.${option}`, http[option])]));
   }
   problems.push(...legacySessionsProblems(legacySessions));

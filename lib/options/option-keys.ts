@@ -50,6 +50,7 @@ export const HTTP_OPTION_KEYS = {
   maxBodyBytes: VALUE,
   maxJsonDepth: VALUE,
   shutdownTimeoutMs: VALUE,
+  maxStreamsPerCaller: VALUE,
   legacySessions: LEGACY_SESSION_OPTION_KEYS,
   leanPath: VALUE,
 } as const satisfies OptionKeysOf<McpHttpOptions>;

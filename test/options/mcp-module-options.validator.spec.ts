@@ -74,7 +74,7 @@ describe('validateMcpModuleOptions: unknown keys', () => {
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
       '`http.host` is not an option; valid options of `http` are: path, guards, allowedHosts, ' +
         'allowedOrigins, dnsRebindingProtection, maxBodyBytes, maxJsonDepth, shutdownTimeoutMs, ' +
-        'legacySessions, leanPath',
+        'maxStreamsPerCaller, legacySessions, leanPath',
     ]);
     expect(problemsOf({ ...base, http: { legacySessions: { ttl: 1 } } })).toEqual([
       '`http.legacySessions.ttl` is not an option; valid options of `http.legacySessions` are: ' +

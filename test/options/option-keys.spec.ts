@@ -60,6 +60,7 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'maxBodyBytes',
       'maxJsonDepth',
       'shutdownTimeoutMs',
+      'maxStreamsPerCaller',
       'legacySessions',
       'leanPath',
     ]);

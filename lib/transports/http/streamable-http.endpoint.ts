@@ -18,6 +18,7 @@ import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
+import { CallerStreams } from './caller-streams.js';
 import { InFlightRequests } from './in-flight-requests.tracker.js';
 import {
   checkParsedJsonBody,
@@ -33,6 +34,7 @@ import { negotiateLocale } from './content-language.js';
 import { LeanPath, writeLeanReply, type LeanReply } from './lean-path.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const DEFAULT_STREAMS_PER_CALLER = 10;
 
 /** A 2025 session's GET stream, or a 2026-07-28 `subscriptions/listen` stream. */
 function opensStream(method: string | undefined, body: unknown): boolean {
@@ -83,6 +85,8 @@ export class StreamableHttpEndpoint {
   private readonly stopNotifications: () => void;
   private readonly dnsRebinding: DnsRebindingProtection;
   private readonly inFlight = new InFlightRequests();
+  /** The long-lived streams of each caller, at most `http.maxStreamsPerCaller` each. */
+  private readonly streams: CallerStreams;
   private readonly shutdownTimeoutMs: number;
   private shuttingDown = false;
   private closed = false;
@@ -105,6 +109,7 @@ export class StreamableHttpEndpoint {
       maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     };
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.streams = new CallerStreams(options.maxStreamsPerCaller ?? DEFAULT_STREAMS_PER_CALLER);
     const transportOf = (request?: Request): TransportCaller =>
       (request && this.transports.get(request)) ?? {};
     // With `auth`, an operation whose `@McpScopes()` the token lacks is refused by the
@@ -220,7 +225,11 @@ export class StreamableHttpEndpoint {
         const lean = await this.lean?.serve(exchange, body, caller, signal);
         if (lean) return lean;
       }
-      if (opensStream(request.method, body)) untrack();
+      if (opensStream(request.method, body)) {
+        // Out of the drain count: shutdown ends such streams instead of waiting for them.
+        untrack();
+        this.streams.open(caller.identity!, exchange.response);
+      }
       const webRequest = await toWebRequest(request, body, { signal });
       this.transports.set(webRequest, caller);
       const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
