@@ -14,10 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenIssuer } from '../oauth/token-issuer.js';
 import { CapturedLogs } from '../support/captured-logs.js';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
-import { until } from '../support/jobs-client.js';
-import { modernMeta, MODERN_VERSION } from '../support/mcp-post.js';
 import { useRedisServer } from '../support/redis-server.js';
-import { TASKS_EXTENSION } from '../support/task-wire.js';
+import { callWithToken, until } from '../support/jobs-client.js';
 
 const redis = useRedisServer();
 
@@ -64,42 +62,9 @@ function notesModule(issuer: string, redisUrl: string): Type {
   return NotesModule;
 }
 
-/** A 2026-07-28 request with the bearer token and the tasks extension. */
-async function modern(url: URL, token: string, method: string, params: Record<string, unknown>) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      Authorization: `Bearer ${token}`,
-      'MCP-Protocol-Version': MODERN_VERSION,
-      'Mcp-Method': method,
-      ...(typeof params.name === 'string' && { 'Mcp-Name': params.name }),
-      ...(typeof params.taskId === 'string' && { 'Mcp-Name': params.taskId }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          ...modernMeta(),
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const data = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .at(-1)!
-        .slice(6);
-  return JSON.parse(data) as Record<string, any>;
-}
+/** A 2026-07-28 request with the bearer token and the tasks extension: its JSON-RPC message. */
+const modern = async (url: URL, token: string, method: string, params: Record<string, unknown>) =>
+  (await callWithToken(url, token, method, params)).message;
 
 /** Every value of one key as text, whatever the key's type. */
 async function valuesOf(admin: Redis, key: string): Promise<string[]> {

@@ -7,14 +7,24 @@ import { TASKS_EXTENSION } from './task-wire.js';
 
 let id = 0;
 
-/** One request to the endpoint at `url`: the HTTP status and the JSON-RPC message. */
-export async function callJobs(url: string, method: string, params: Record<string, unknown> = {}) {
+/**
+ * One 2026-07-28 request to the endpoint at `url` with a bearer token, declaring the tasks
+ * extension and the client capabilities given: the HTTP status and the JSON-RPC message
+ * (the last one of an SSE answer).
+ */
+export async function callWithToken(
+  url: string | URL,
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+) {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
       Accept: 'application/json, text/event-stream',
       'Content-Type': 'application/json',
-      Authorization: `Bearer ${JOBS_TOKEN}`,
+      Authorization: `Bearer ${token}`,
       'MCP-Protocol-Version': MODERN_VERSION,
       'Mcp-Method': method,
       ...(typeof params.name === 'string' && { 'Mcp-Name': params.name }),
@@ -29,7 +39,7 @@ export async function callJobs(url: string, method: string, params: Record<strin
         _meta: {
           ...modernMeta(),
           'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: {},
+            ...capabilities,
             extensions: { [TASKS_EXTENSION]: {} },
           },
         },
@@ -46,6 +56,10 @@ export async function callJobs(url: string, method: string, params: Record<strin
         .slice(6);
   return { status: res.status, message: JSON.parse(data) as Record<string, any> };
 }
+
+/** One request to the fixture's endpoint at `url`, as its caller (who may be asked questions). */
+export const callJobs = (url: string, method: string, params: Record<string, unknown> = {}) =>
+  callWithToken(url, JOBS_TOKEN, method, params, { elicitation: {} });
 
 /** `tasks/get` through the endpoint at `url`: the task as that instance reads it. */
 export const taskAt = (url: string, taskId: string) =>
