@@ -59,6 +59,12 @@ export type {
   McpCompletionTarget,
   McpCompletionValues,
 } from './interfaces/mcp-completion.interface.js';
+export { McpMethod } from './decorators/mcp-method.decorator.js';
+export { McpExtension } from './decorators/mcp-extension.decorator.js';
+export type {
+  McpExtensionSettings,
+  McpMethodOptions,
+} from './interfaces/mcp-extension-options.interface.js';
 export { McpContext } from './decorators/mcp-context.decorator.js';
 export { McpGroup } from './decorators/mcp-group.decorator.js';
 export type {

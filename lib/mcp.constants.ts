@@ -45,6 +45,33 @@ export const MCP_COMPLETION_METADATA = 'mcp:completion';
 /** At most this many completion values go to the client (MCP `completion/complete`). */
 export const MAX_COMPLETION_VALUES = 100;
 
+/** Metadata key under which `@McpMethod()` stores its options on a method. */
+export const MCP_METHOD_METADATA = 'mcp:method';
+
+/** Metadata key of the class decorator `@McpExtension()`: the extension and its settings. */
+export const MCP_EXTENSION_METADATA = 'mcp:extension';
+
+/**
+ * An extension identifier (SEP-2133): `{vendor-prefix}/{extension-name}`, named as a
+ * `_meta` key whose prefix is mandatory (2026-07-28, basic/index "`_meta`"): labels
+ * separated by dots, each a letter first, a letter or digit last and letters, digits or
+ * hyphens inside; a slash; a name that begins and ends with a letter or digit, with
+ * hyphens, underscores and dots inside. `com.example/audit`.
+ */
+export const EXTENSION_ID_PATTERN =
+  /^[a-zA-Z](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*\/[a-zA-Z0-9](?:[a-zA-Z0-9._-]*[a-zA-Z0-9])?$/;
+
+/** The MCP tasks extension (ext-tasks `TASKS_EXTENSION_ID_V2`), which the library implements. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * The extensions the library implements itself, with the methods they handle: an app
+ * cannot declare them, nor add a method of theirs (`@McpMethod()`).
+ */
+export const BUILT_IN_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
+  [TASKS_EXTENSION]: ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/list', 'tasks/result'],
+};
+
 /** Metadata key of the class decorator `@McpGroup()`. */
 export const MCP_GROUP_METADATA = 'mcp:group';
 

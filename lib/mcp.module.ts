@@ -6,7 +6,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
-import { PromptResourceInvokerFactory } from './execution/prompt-resource-invoker.factory.js';
+import { JsonRpcInvokerFactory } from './execution/json-rpc-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
 import { VisibilityFactory } from './execution/visibility.factory.js';
 import { ToolCallEventsPublisher } from './execution/tool-call-events.publisher.js';
@@ -52,7 +52,7 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
   providers: [
     McpPipelineFactory,
     ToolInvokerFactory,
-    PromptResourceInvokerFactory,
+    JsonRpcInvokerFactory,
     PrimitiveBinder,
     VisibilityFactory,
     ToolCallEventsPublisher,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { McpModule, type McpModuleOptions } from 'nestjs-mcp';
 import { BearerTokenGuard } from './auth/bearer-token.guard.js';
 import { CatalogModule } from './catalog/catalog.module.js';
+import { CatalogAuditExtension } from './catalog/catalog-audit.extension.js';
 import { ToolAuditLog } from './catalog/tool-audit.log.js';
 import { loadSampleConfig, type SampleConfig } from './sample.config.js';
 
@@ -16,6 +17,16 @@ export const MCP_PATH = 'mcp';
  * both find theirs.
  */
 export const TRANSLATIONS_DIR = fileURLToPath(new URL('i18n', import.meta.url));
+
+/** The header of the token mode, as the Server Card describes it: where the token goes. */
+const TOKEN_HEADER = {
+  name: 'Authorization',
+  description: 'A bearer token of the catalog',
+  value: 'Bearer {token}',
+  isRequired: true,
+  isSecret: true,
+  variables: { token: { description: 'Your API token', isRequired: true, isSecret: true } },
+};
 
 /**
  * The options of the MCP server. By default `BearerTokenGuard` admits the two static tokens. With
@@ -38,8 +49,22 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
     // German beside English: `Accept-Language: de` gets the texts of i18n/*.yaml, any other
     // language the English of the code (docs/i18n.md).
     i18n: { defaultLocale: 'en', translations: TRANSLATIONS_DIR },
+    // What anyone may read before connecting (docs/discovery.md): the Server Card at
+    // /mcp/server-card, listed in /.well-known/ai-catalog.json, and `nestjs-mcp server-json`.
+    discovery: {
+      name: 'com.example/catalog',
+      title: 'Product catalog',
+      description: 'Search and read the product catalog of an online shop.',
+    },
   };
-  if (!config.oauth) return { ...server, http: { path: MCP_PATH, guards: [BearerTokenGuard] } };
+  if (!config.oauth) {
+    return {
+      ...server,
+      http: { path: MCP_PATH, guards: [BearerTokenGuard] },
+      // The card says which header BearerTokenGuard reads; with OAuth it links to the metadata.
+      discovery: { ...server.discovery, headers: [TOKEN_HEADER] },
+    };
+  }
 
   const { issuer, audience } = config.oauth;
   // With PORT=0 the port is not known yet: the library then derives the URL from each
@@ -109,6 +134,8 @@ export async function withScaleOut(
   ],
   providers: [
     ToolAuditLog,
+    // The company's audit extension: com.example/audit.recent (docs/extensions.md).
+    CatalogAuditExtension,
     // The app's global validation, as most Nest apps have it. REST query strings need the
     // implicit conversion (`?limit=5` → 5). It also runs on tool arguments, after the
     // library's own DTO validation.

@@ -24,6 +24,8 @@ const PUBLIC_VALUES = [
   'McpPrompt',
   'McpResource',
   'McpCompletion',
+  'McpMethod',
+  'McpExtension',
   'McpContext',
   'McpGroup',
   'McpHidden',

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-usage.error.js';
 
-export type CliCommandName = 'list' | 'call' | 'serve' | 'contract';
+export type CliCommandName = 'list' | 'call' | 'serve' | 'contract' | 'server-json';
 
 /** A parsed command line. */
 export interface CliArguments {
@@ -20,14 +20,16 @@ export interface CliArguments {
   readonly callers?: readonly string[];
   /** contract: the `--locale` labels, as typed; list, call, serve: the one locale. */
   readonly locales?: readonly string[];
-  /** contract: the file to write (`-` for stdout). */
+  /** contract, server-json: the file to write (`-` for stdout). */
   readonly out?: string;
   /** contract: the file to compare with. */
   readonly check?: string;
+  /** server-json: the endpoint's public URL, absolute. */
+  readonly url?: string;
 }
 
-const COMMANDS: readonly CliCommandName[] = ['list', 'call', 'serve', 'contract'];
-const COMMAND_LIST = 'list, call, serve or contract';
+const COMMANDS: readonly CliCommandName[] = ['list', 'call', 'serve', 'contract', 'server-json'];
+const COMMAND_LIST = 'list, call, serve, contract or server-json';
 const HELP_HINT = 'Run nestjs-mcp --help for the commands and options.';
 
 /** Reads the command line with Node's `util.parseArgs`; a mistake is a {@link CliUsageError}. */
@@ -47,6 +49,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     ...(values.locale.length > 0 && { locales: values.locale }),
     ...(values.out !== undefined && { out: values.out }),
     ...(values.check !== undefined && { check: values.check }),
+    ...(values.url !== undefined && { url: values.url }),
     ...(values.hidden && { hidden: true }),
   };
   // With --help nothing else is needed, so nothing else is checked.
@@ -72,6 +75,7 @@ function readCommandLine(argv: readonly string[]) {
         locale: { type: 'string', multiple: true, default: [] },
         out: { type: 'string' },
         check: { type: 'string' },
+        url: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -125,15 +129,56 @@ function checkFlagsFitCommand(
   if (values.args !== undefined && command !== 'call') {
     throw new CliUsageError(`--args is for the call command. ${HELP_HINT}`);
   }
+  if (values.url !== undefined && command !== 'server-json') {
+    throw new CliUsageError(`--url is for the server-json command. ${HELP_HINT}`);
+  }
   if (command === 'contract') checkContractArguments(values, module);
+  else if (command === 'server-json') checkServerJsonArguments(values, module);
   else {
     checkSingleLocale(values.locale);
     for (const flag of ['as', 'out', 'check'] as const) {
       const value = values[flag];
       if (Array.isArray(value) ? value.length > 0 : value !== undefined) {
-        throw new CliUsageError(`--${flag} is for the contract command. ${HELP_HINT}`);
+        throw new CliUsageError(
+          `--${flag} is for the contract command${flag === 'out' ? ' (and server-json)' : ''}. ${HELP_HINT}`,
+        );
       }
     }
+  }
+}
+
+/**
+ * server-json: `--url`, the endpoint's absolute public URL, which the file publishes (so it
+ * holds no credentials), and none of the flags of a caller or of the other commands.
+ */
+function checkServerJsonArguments(values: CliValues, module: string): void {
+  const example = `nestjs-mcp server-json ${module} --url https://mcp.example.com/mcp`;
+  if (values.url === undefined) {
+    throw new CliUsageError(
+      `Give --url, the public URL of the MCP endpoint as clients reach it, for example ${example}.`,
+    );
+  }
+  const url = URL.canParse(values.url) ? new URL(values.url) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.hash !== '' || /\s/.test(values.url)) {
+    throw new CliUsageError(
+      `--url needs an absolute http(s) URL without a fragment, for example ${example} (got "${values.url}").`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new CliUsageError(
+      `--url holds credentials, which server.json would publish: give the URL alone and declare the header clients send in discovery.headers.`,
+    );
+  }
+  if (values.out === '') throw new CliUsageError('--out needs a file name.');
+  const other = [
+    values.header.length > 0 && 'header',
+    values.as.length > 0 && 'as',
+    values.locale.length > 0 && 'locale',
+    values.check !== undefined && 'check',
+    values.json && 'json',
+  ].find(Boolean);
+  if (other) {
+    throw new CliUsageError(`--${other} is not for the server-json command. ${HELP_HINT}`);
   }
 }
 

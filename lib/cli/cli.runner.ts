@@ -8,6 +8,7 @@ import { CliUsageError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-usage.er
 import { CLI_USAGE } from './cli.usage.js';
 import { listCommand } from './list.command.js';
 import { serveCommand } from './serve.command.js';
+import { serverJsonCommand } from './server-json.command.js';
 
 /**
  * Runs one command line and returns the exit code, or `undefined` while `serve` keeps the
@@ -31,11 +32,13 @@ export async function runCli(
         return await callCommand(args, out, err);
       case 'contract':
         return await contractCommand(args, out, err);
+      case 'server-json':
+        return await serverJsonCommand(args, out, err);
       case 'serve':
         await serveCommand(args);
         return undefined;
       default:
-        throw new CliUsageError('Give a command: list, call, serve or contract.');
+        throw new CliUsageError('Give a command: list, call, serve, contract or server-json.');
     }
   } catch (error) {
     const [code, message] = explain(error);

@@ -7,6 +7,7 @@ Commands:
   serve <module>          Serve the module's MCP server over stdio
   contract <module>       Write (--out) or check (--check) the contract file: what each server
                           publishes (tools, prompts, resources, templates) per caller and locale
+  server-json <module>    Write the server.json of a server for the MCP Registry (--url)
 
 <module> is the compiled JavaScript file of a Nest module and the name of its export,
 for example dist/app.module.js#AppModule (the export name defaults to AppModule).
@@ -20,7 +21,9 @@ Options:
                       NESTJS_MCP_AUTHORIZATION
   --server <name>     the MCP server to use when the module has several (contract: all
                       servers by default)
-  --out <file>        contract: write the contract to this file (- for stdout)
+  --out <file>        contract: write the contract to this file (- for stdout);
+                      server-json: the file to write (default server.json, - for stdout)
+  --url <url>         server-json: the public URL of the MCP endpoint, as clients reach it
   --check <file>      contract: compare the module with this file; exit code 1 and the
                       differences when it changed
   --as <caller>       contract: one caller, "Name: value" or label="Name: value"
@@ -33,7 +36,7 @@ Options:
   -h, --help          show this help
 
 Exit codes: 0 ok, 1 the tool answered isError, the contract changed (or the app failed),
-2 wrong command line.
+2 wrong command line (or, for server-json, a server without a discovery name).
 
 Examples:
   nestjs-mcp list dist-sample/app.module.js#AppModule
@@ -45,4 +48,5 @@ Examples:
     --as reader="Authorization: Bearer reader-token" --as admin="Authorization: Bearer admin-token"
   nestjs-mcp contract dist-sample/app.module.js#AppModule --check mcp-contract.json \\
     --as reader="Authorization: Bearer reader-token" --as admin="Authorization: Bearer admin-token"
+  nestjs-mcp server-json dist-sample/app.module.js#AppModule --url https://mcp.example.com/mcp
 `;

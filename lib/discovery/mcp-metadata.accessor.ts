@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { McpExtensionMetadata } from '../decorators/mcp-extension.decorator.js';
 import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
+import type { McpMethodMetadata } from '../decorators/mcp-method.decorator.js';
 import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
@@ -8,8 +10,10 @@ import type { McpResourceOptions } from '../interfaces/mcp-resource-options.inte
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import {
   MCP_COMPLETION_METADATA,
+  MCP_EXTENSION_METADATA,
   MCP_GROUP_METADATA,
   MCP_HIDDEN_METADATA,
+  MCP_METHOD_METADATA,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_TOOL_METADATA,
@@ -44,6 +48,14 @@ export class McpMetadataAccessor {
 
   getCompletionTarget(method: Function): McpCompletionTarget | undefined {
     return this.reflector.get<McpCompletionTarget | undefined>(MCP_COMPLETION_METADATA, method);
+  }
+
+  getMethodOptions(method: Function): McpMethodMetadata | undefined {
+    return this.reflector.get<McpMethodMetadata | undefined>(MCP_METHOD_METADATA, method);
+  }
+
+  getClassExtension(target: Function): McpExtensionMetadata | undefined {
+    return this.reflector.get<McpExtensionMetadata | undefined>(MCP_EXTENSION_METADATA, target);
   }
 
   getClassToolsOptions(target: Function): McpToolsOptions | undefined {

@@ -6,6 +6,7 @@ import {
   MetadataScanner,
   ModuleRef,
 } from '@nestjs/core';
+import type { McpExtensionMetadata } from '../decorators/mcp-extension.decorator.js';
 import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
 import type { McpToolsOptions } from '../decorators/mcp-tools.decorator.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
@@ -22,9 +23,15 @@ import { duplicateNameMessage, duplicateToolNameMessage } from '../messages/name
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import type { DiscoveredCompleter } from './discovered-completer.interface.js';
+import type {
+  DiscoveredExtension,
+  DiscoveredExtensionMethod,
+} from './discovered-extension-method.interface.js';
 import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
+import { assertExtension } from './extension-method.check.js';
+import { ExtensionMethodDefinitionFactory } from './extension-method-definition.factory.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { resolveMembership, type ServerMembership } from './server-membership.js';
 import { isController, readRoute } from './route-metadata.reader.js';
@@ -52,6 +59,10 @@ export interface ExploredPrimitives {
   readonly prompts: DiscoveredPrompt[];
   readonly resources: DiscoveredResource[];
   readonly completers: DiscoveredCompleter[];
+  /** `@McpMethod()`: the JSON-RPC methods the app's extensions add. */
+  readonly methods: DiscoveredExtensionMethod[];
+  /** `@McpExtension()`: the extensions the app's classes declare. */
+  readonly extensions: DiscoveredExtension[];
   readonly hidden: ExploredHiddenMethod[];
   /** The app's own classes that were scanned, by name, for a server that publishes nothing. */
   readonly scanned: ScannedClasses;
@@ -115,6 +126,7 @@ export class McpExplorer {
   private readonly tools: ToolDefinitionFactory;
   private readonly prompts: PromptDefinitionFactory;
   private readonly resources: ResourceDefinitionFactory;
+  private readonly methods: ExtensionMethodDefinitionFactory;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -130,6 +142,7 @@ export class McpExplorer {
     this.tools = new ToolDefinitionFactory(schemaFactory, validator, metadataAccessor, this.logger);
     this.prompts = new PromptDefinitionFactory(schemaFactory, validator, this.logger);
     this.resources = new ResourceDefinitionFactory(schemaFactory, validator, this.logger);
+    this.methods = new ExtensionMethodDefinitionFactory(schemaFactory, validator);
   }
 
   private explored?: ExploredPrimitives;
@@ -148,6 +161,8 @@ export class McpExplorer {
       prompts: [],
       resources: [],
       completers: [],
+      methods: [],
+      extensions: [],
       hidden: [],
       scanned: { providers: appClassNames(providers), controllers: appClassNames(controllers) },
     };
@@ -207,8 +222,10 @@ export class McpExplorer {
       target,
       classOptions: this.metadataAccessor.getClassToolsOptions(target),
       classGroup: this.metadataAccessor.getClassGroup(target),
+      classExtension: this.metadataAccessor.getClassExtension(target),
       controller: isController(target),
     };
+    if (scanned.classExtension) explored.extensions.push(declaredExtension(scanned));
     for (const methodName of this.metadataScanner.getAllMethodNames(prototype)) {
       this.exploreMethod(scanned, methodName, prototype[methodName], explored);
     }
@@ -216,22 +233,21 @@ export class McpExplorer {
 
   /** Adds what one method publishes, or that it is hidden, to `explored`. */
   private exploreMethod(
-    { wrapper, target, classOptions, classGroup, controller }: ScannedClass,
+    { wrapper, target, classOptions, classGroup, classExtension, controller }: ScannedClass,
     methodName: string,
     method: Function,
     explored: ExploredPrimitives,
   ): void {
     const where = `${target.name}.${methodName}`;
-    const { toolOptions, promptOptions, resourceOptions, completion } = this.decorationsOf(
-      method,
-      where,
-    );
+    const { toolOptions, promptOptions, resourceOptions, completion, methodOptions } =
+      this.decorationsOf(method, where);
     // On a controller, `@McpTools()` publishes its routes; its other methods are helpers.
     const asTool =
       toolOptions ??
       (!promptOptions &&
       !resourceOptions &&
       !completion &&
+      !methodOptions &&
       classOptions &&
       isPublicMethodName(methodName) &&
       (!controller || readRoute(target, methodName))
@@ -242,7 +258,7 @@ export class McpExplorer {
       toolOptions?.hidden ??
       promptOptions?.hidden ??
       resourceOptions?.hidden;
-    const published = asTool ?? promptOptions ?? resourceOptions;
+    const published = asTool ?? promptOptions ?? resourceOptions ?? methodOptions;
     const membership = published && resolveMembership(classGroup, published, where);
     if (hidden !== undefined && membership) {
       explored.hidden.push({ where, reason: requireReason(hidden, where), membership });
@@ -262,6 +278,15 @@ export class McpExplorer {
     } else if (resourceOptions) {
       const resource = this.resources.create(wrapper, target, methodName, resourceOptions);
       explored.resources.push({ ...resource, membership });
+    } else if (methodOptions) {
+      const created = this.methods.create(
+        wrapper,
+        target,
+        methodName,
+        methodOptions,
+        classExtension,
+      );
+      explored.methods.push({ ...created, membership });
     } else if (completion) {
       explored.completers.push({ target: completion, where, wrapper, methodName });
     }
@@ -273,11 +298,12 @@ export class McpExplorer {
     const promptOptions = this.metadataAccessor.getPromptOptions(method);
     const resourceOptions = this.metadataAccessor.getResourceOptions(method);
     const completion = this.metadataAccessor.getCompletionTarget(method);
-    const explicit = [toolOptions, promptOptions, resourceOptions, completion].filter(Boolean);
-    if (explicit.length > 1) {
+    const methodOptions = this.metadataAccessor.getMethodOptions(method);
+    const explicit = [toolOptions, promptOptions, resourceOptions, completion, methodOptions];
+    if (explicit.filter(Boolean).length > 1) {
       throw new McpConfigurationError(severalDecoratorsMessage(where));
     }
-    return { toolOptions, promptOptions, resourceOptions, completion };
+    return { toolOptions, promptOptions, resourceOptions, completion, methodOptions };
   }
 }
 
@@ -288,7 +314,17 @@ interface ScannedClass {
   /** `@McpTools()`: its public methods (a controller's routes) are tools. */
   readonly classOptions: McpToolsOptions | undefined;
   readonly classGroup: McpGroupMetadata | undefined;
+  /** `@McpExtension()`: the extension its `@McpMethod()` methods belong to. */
+  readonly classExtension: McpExtensionMetadata | undefined;
   readonly controller: boolean;
+}
+
+/** The extension a class declares, advertised on the servers of its `@McpGroup()`. */
+function declaredExtension({ target, classGroup, classExtension }: ScannedClass) {
+  const where = `@McpExtension() of ${target.name}`;
+  const { id, settings } = classExtension!;
+  assertExtension(id, settings, where);
+  return { id, settings, where, membership: resolveMembership(classGroup, undefined, target.name) };
 }
 
 /** The class of a provider's instance; a `useValue` object is named by its token. */

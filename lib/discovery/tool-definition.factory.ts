@@ -13,16 +13,15 @@ import {
 import { invalidToolNameMessage } from '../messages/names.messages.js';
 import { inputSchemaNotAnObjectMessage } from '../messages/schema.messages.js';
 import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
-import { compileJsonSchema } from '../schema/json-schema.check.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { InstanceWrapper } from '../utils/nest-internals.js';
 import { sameJson } from '../utils/value-checks.util.js';
 import { withoutUndefined } from '../utils/without-undefined.util.js';
-import type { ArgumentsCheck } from './discovered-method.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
 import { readMethodDescription } from './docblock-metadata.reader.js';
 import type { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { recordParameterLayout } from './method-parameters.reader.js';
+import { objectArgumentsCheck } from './object-arguments.check.js';
 import { readRoute, routeAnnotations } from './route-metadata.reader.js';
 import {
   createRouteToolArguments,
@@ -83,7 +82,9 @@ export class ToolDefinitionFactory {
       methodName,
       checkArguments:
         route?.checkArguments ??
-        this.argumentsCheck(dto, inputSchema, options.inputSchema !== undefined),
+        objectArgumentsCheck(this.validator, dto, inputSchema, {
+          plain: options.inputSchema !== undefined,
+        }),
       ...(outputSchema && { outputValidator: new ToolOutputValidator(name, where, outputSchema) }),
       ...(route && { withNullableOptionals: route.nullableVariant(definition) }),
       ...(dto && {
@@ -182,23 +183,12 @@ export class ToolDefinitionFactory {
         ? undefined
         : {
             definition: { ...definition, inputSchema: schema as Tool['inputSchema'] },
-            checkArguments: this.argumentsCheck(dto, schema, false),
+            checkArguments: objectArgumentsCheck(this.validator, dto, schema, { plain: false }),
           };
       return variant;
     };
   }
 
-  private argumentsCheck(
-    dto: Type | undefined,
-    schema: JsonSchema,
-    plain: boolean,
-  ): ArgumentsCheck {
-    // Built here, compiled on the tool's first call (compileJsonSchema), then reused.
-    const schemaCheck = compileJsonSchema(schema, 'the arguments');
-    if (dto) return (args) => this.validator.validate(dto, args, schemaCheck);
-    if (plain) return async (args) => this.validator.validatePlain(args, schemaCheck);
-    return async (args) => this.validator.validateNoArguments(args);
-  }
 }
 
 /**

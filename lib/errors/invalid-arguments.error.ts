@@ -6,6 +6,7 @@ const WHAT: Record<McpPrimitiveKind, string> = {
   tool: 'arguments for tool',
   prompt: 'arguments for prompt',
   resource: 'URI variables for resource',
+  method: 'params for method',
 };
 
 /**

@@ -1,6 +1,5 @@
 import {
   acceptedContent,
-  CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   inputResponse,
   type InputResponseView,
@@ -17,6 +16,7 @@ import type {
 } from '../interfaces/mcp-call-context.interface.js';
 import type { LocalizedTexts } from '../localization/localized-texts.js';
 import type { CallPhases } from './call-phases.js';
+import { clientCapabilitiesOf, declaredExtensions } from '../context/client-capabilities.js';
 import { DetachedResponse } from '../context/detached-response.js';
 
 /** What a transport knows about the caller: the platform request and response, if any. */
@@ -154,11 +154,11 @@ export class McpCall implements McpCallContext {
   }
 
   get clientCapabilities(): ClientCapabilities | undefined {
-    const envelope = this.serverContext.mcpReq.envelope as
-      Record<string, ClientCapabilities | undefined> | undefined;
-    return this.era === 'modern'
-      ? envelope?.[CLIENT_CAPABILITIES_META_KEY]
-      : this.scope.legacyClientCapabilities();
+    return clientCapabilitiesOf(this.serverContext, this.era, this.scope.legacyClientCapabilities);
+  }
+
+  get extensions(): Readonly<Record<string, object>> {
+    return declaredExtensions(this.clientCapabilities);
   }
 
   get requestId() {

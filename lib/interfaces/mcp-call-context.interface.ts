@@ -15,8 +15,11 @@ import type {
  */
 export type McpPhase = 'list' | 'call';
 
-/** The kind of MCP primitive a call or a listing check is about. */
-export type McpPrimitiveKind = 'tool' | 'prompt' | 'resource';
+/**
+ * The kind of MCP primitive a call or a listing check is about: `'method'` for a JSON-RPC
+ * method an extension of the app adds (`@McpMethod()`).
+ */
+export type McpPrimitiveKind = 'tool' | 'prompt' | 'resource' | 'method';
 
 /** The task a call runs as (`ctx.task`). */
 export interface McpTaskContext {
@@ -35,7 +38,7 @@ export interface McpTaskContext {
 export interface McpCallContext {
   /** What is called: a tool, a prompt or a resource. */
   readonly kind: McpPrimitiveKind;
-  /** The name of the tool or prompt, or the URI of the resource. */
+  /** The name of the tool or prompt, the URI of the resource, or the extension method. */
   readonly name: string;
   /** Whether guards run for a call or for listing. */
   readonly phase: McpPhase;
@@ -56,6 +59,13 @@ export interface McpCallContext {
    * 2026-07-28, from `initialize` on 2025-era connections. Ask only for input it can give.
    */
   readonly clientCapabilities: ClientCapabilities | undefined;
+  /**
+   * The extensions the client declared (SEP-2133), by identifier with their settings: per
+   * request on 2026-07-28, from `initialize` on 2025-era connections; `{}` for none. Offer
+   * what an extension adds only to a caller that declared it.
+   * @example if (ctx.extensions['com.example/audit']) { ... }
+   */
+  readonly extensions: Readonly<Record<string, object>>;
   /** The JSON-RPC id of the request. */
   readonly requestId: RequestId;
   /**

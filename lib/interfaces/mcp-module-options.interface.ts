@@ -1,5 +1,7 @@
 import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
+import type { McpDiscoveryOptions } from './mcp-discovery-options.interface.js';
+import type { McpExtensionSettings } from './mcp-extension-options.interface.js';
 import type { McpToolNaming } from './mcp-naming.interface.js';
 import type { McpI18nOptions } from './mcp-i18n-options.interface.js';
 import type { McpScaleOut } from './mcp-scale-out.interface.js';
@@ -123,6 +125,16 @@ export interface McpHttpOptions {
    * @default true
    */
   leanPath?: boolean;
+  /**
+   * The app's public base URL, as clients reach it (behind a proxy, with TLS): the scheme,
+   * the host and any path the proxy puts before the app's routes. The Server Card names the
+   * endpoint at this URL, followed by the global prefix and `path`. Without it, the card
+   * names the endpoint at the request's own origin, only when its `Host` passes
+   * `allowedHosts` (or, without that option, is a localhost name on a loopback connection).
+   * @default none: the request's origin, when its host is allowed
+   * @example publicUrl: 'https://mcp.example.com'
+   */
+  publicUrl?: string;
 }
 
 /** Options of `McpModule.forRoot()` (and what `forRootAsync()`'s factory returns). */
@@ -244,6 +256,14 @@ export interface McpModuleOptions {
    */
   tasks?: McpTasksOptions;
   /**
+   * Extensions (SEP-2133) the server advertises in `capabilities.extensions`, by identifier
+   * with their settings (docs/extensions.md). `@McpExtension()` declares one on a provider,
+   * and the extension of each `@McpMethod()` is advertised too (with `{}` unless declared).
+   * @default none
+   * @example extensions: { 'com.example/audit': { retentionDays: 30 } }
+   */
+  extensions?: Readonly<Record<string, McpExtensionSettings>>;
+  /**
    * Titles, descriptions, instructions and messages in the client's language, from YAML
    * translation files (docs/i18n.md).
    * @default none: the texts the code gives
@@ -257,6 +277,15 @@ export interface McpModuleOptions {
    * @default none: one instance
    */
   scaleOut?: McpScaleOut;
+  /**
+   * How the server describes itself before a client connects (docs/discovery.md): its
+   * reverse-DNS `name`, the MCP Server Card served without authentication at
+   * `<endpoint>/server-card` and listed in `/.well-known/ai-catalog.json`, and what
+   * `nestjs-mcp server-json` writes for the MCP Registry.
+   * @default none: no card, no catalog (the draft says servers MAY serve one)
+   * @example discovery: { name: 'com.example/catalog', title: 'Product catalog' }
+   */
+  discovery?: McpDiscoveryOptions;
 }
 
 /** The form of the argument schemas a server lists; the server enforces what it lists. */

@@ -20,8 +20,8 @@ export const noSuchMethodMessage = (className: string, methodName: string): stri
   `${className} has no method "${methodName}".`;
 
 export const severalDecoratorsMessage = (where: string): string =>
-  `${where} has more than one of @McpTool(), @McpPrompt(), @McpResource() and ` +
-  `@McpCompletion(): a method publishes one thing; split it in two methods.`;
+  `${where} has more than one of @McpTool(), @McpPrompt(), @McpResource(), ` +
+  `@McpCompletion() and @McpMethod(): a method publishes one thing; split it in two methods.`;
 
 export const invalidGroupVersionMessage = (where: string, version: unknown): string =>
   `${where}: a group version must be a non-empty string or a non-empty list of them, ` +

@@ -2,8 +2,10 @@ import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from '../messages/options.messages.js';
 import { authOptionsProblems, authResourceProblems } from './auth-options.validator.js';
+import { discoveryOptionsProblems } from './discovery-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';
+import { extensionsOptionsProblems } from './extensions-options.validator.js';
 import { tasksOptionsProblems } from './tasks-options.validator.js';
 import { i18nOptionsProblems } from './i18n-options.validator.js';
 import { scaleOutOptionsProblems } from './scale-out-options.validator.js';
@@ -40,8 +42,10 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     ...telemetryOptionsProblems(options.telemetry),
     ...namingOptionsProblems(options.naming, options.manifest),
     ...tasksOptionsProblems(options.tasks),
+    ...extensionsOptionsProblems(options.extensions),
     ...i18nOptionsProblems(options.i18n),
     ...scaleOutOptionsProblems(options),
+    ...discoveryOptionsProblems(options.discovery, options.http),
   ];
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
   return options as unknown as McpModuleOptions;

@@ -2,6 +2,10 @@ import type {
   McpAuthIntrospectionOptions,
   McpAuthOptions,
 } from '../interfaces/mcp-auth-options.interface.js';
+import type {
+  McpDiscoveryOptions,
+  McpDiscoveryRepository,
+} from '../interfaces/mcp-discovery-options.interface.js';
 import type { McpI18nOptions } from '../interfaces/mcp-i18n-options.interface.js';
 import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from '../interfaces/mcp-telemetry-options.interface.js';
@@ -53,6 +57,7 @@ export const HTTP_OPTION_KEYS = {
   maxStreamsPerCaller: VALUE,
   legacySessions: LEGACY_SESSION_OPTION_KEYS,
   leanPath: VALUE,
+  publicUrl: VALUE,
 } as const satisfies OptionKeysOf<McpHttpOptions>;
 
 export const REQUEST_STATE_OPTION_KEYS = {
@@ -107,6 +112,25 @@ export const I18N_OPTION_KEYS = {
   translations: VALUE,
 } as const satisfies OptionKeysOf<McpI18nOptions>;
 
+export const DISCOVERY_REPOSITORY_OPTION_KEYS = {
+  url: VALUE,
+  source: VALUE,
+  subfolder: VALUE,
+  id: VALUE,
+} as const satisfies OptionKeysOf<McpDiscoveryRepository>;
+
+export const DISCOVERY_OPTION_KEYS = {
+  name: VALUE,
+  card: VALUE,
+  aiCatalog: VALUE,
+  title: VALUE,
+  description: VALUE,
+  websiteUrl: VALUE,
+  repository: DISCOVERY_REPOSITORY_OPTION_KEYS,
+  icons: VALUE,
+  headers: VALUE,
+} as const satisfies OptionKeysOf<McpDiscoveryOptions>;
+
 /** The keys of `McpModule.forRoot()` options (and of what a `forRootAsync()` factory returns). */
 export const MCP_MODULE_OPTION_KEYS = {
   name: VALUE,
@@ -128,8 +152,10 @@ export const MCP_MODULE_OPTION_KEYS = {
   naming: VALUE,
   manifest: VALUE,
   tasks: TASKS_OPTION_KEYS,
+  extensions: VALUE,
   i18n: I18N_OPTION_KEYS,
   scaleOut: VALUE,
+  discovery: DISCOVERY_OPTION_KEYS,
 } as const satisfies OptionKeysOf<McpModuleOptions>;
 
 /** The keys of `McpModule.forRootAsync()` options. */

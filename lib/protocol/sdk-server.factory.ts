@@ -2,6 +2,7 @@ import type { ProtocolEra, ServerCapabilities, ServerContext } from '@modelconte
 import { Logger } from '@nestjs/common';
 import { McpCall, type TransportCaller } from '../execution/mcp-call.js';
 import type { McpLocalization } from '../localization/mcp-localization.js';
+import type { McpExtensionSettings } from '../interfaces/mcp-extension-options.interface.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { cannotAskMessage } from '../messages/serving.messages.js';
 import type { McpCatalog } from '../registry/mcp-catalog.js';
@@ -10,6 +11,7 @@ import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { CatalogMcpServer } from './catalog-mcp.server.js';
 import { DeprecatedAliases } from './deprecated-aliases.js';
 import { completionHandlers } from './handlers/completion.handlers.js';
+import { extensionMethodHandlers } from './handlers/extension-method.handlers.js';
 import type {
   CatalogServing,
   HandledServer,
@@ -36,6 +38,7 @@ const HANDLERS: readonly Handlers[] = [
   resourceHandlers,
   completionHandlers,
   subscriptionHandlers,
+  extensionMethodHandlers,
 ];
 
 type ServerArgs = ConstructorParameters<typeof CatalogMcpServer>;
@@ -138,7 +141,9 @@ export class SdkServerFactory {
     // requests), 2025-era clients only on a connection (stdio, a session).
     const canAsk = era === 'modern' || live;
     const tasks = this.hasTaskTools ? this.parts.tasks : undefined;
-    server.registerCapabilities(capabilitiesOf(canAsk, tasks?.capabilities(era)));
+    server.registerCapabilities(
+      capabilitiesOf(canAsk, tasks?.capabilities(era), this.parts.catalog.extensions),
+    );
     const legacyClientCapabilities = () => server.getClientCapabilities();
     const target: HandledServer = {
       server,
@@ -199,11 +204,16 @@ export class SdkServerFactory {
   }
 }
 
-/** What an SDK server advertises: notifications only where it can send them, and tasks. */
+/**
+ * What an SDK server advertises: notifications only where it can send them, tasks, and
+ * the extensions (the app's, and the tasks extension on 2026-07-28).
+ */
 function capabilitiesOf(
   canAsk: boolean,
   tasks: ServerCapabilities | undefined,
+  appExtensions: ReadonlyMap<string, McpExtensionSettings>,
 ): ServerCapabilities {
+  const extensions = { ...Object.fromEntries(appExtensions), ...tasks?.extensions };
   return {
     tools: { listChanged: canAsk },
     prompts: { listChanged: canAsk },
@@ -211,5 +221,9 @@ function capabilitiesOf(
     completions: {},
     logging: {},
     ...tasks,
+    // Settings are the app's plain objects (checked at bootstrap), JSON as the SDK types it.
+    ...(Object.keys(extensions).length > 0 && {
+      extensions: extensions as ServerCapabilities['extensions'],
+    }),
   };
 }

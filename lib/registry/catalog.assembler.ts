@@ -27,6 +27,7 @@ import { attachesCompleter } from './completer-target.check.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { PrimitiveBinder } from './primitive.binder.js';
+import { serverExtensions } from './server-extensions.js';
 import type {
   RegisteredPrompt,
   RegisteredResource,
@@ -84,9 +85,11 @@ export class CatalogAssembler {
     const tools = mine(explored.tools).map((tool) => namedTool(tool, this.options.naming));
     const prompts = mine(explored.prompts);
     const resources = mine(explored.resources);
+    const methods = mine(explored.methods);
     assertUnique('tool name', tools, (tool) => tool.definition.name);
     assertUniqueAliases(tools);
     assertUnique('prompt name', prompts, (prompt) => prompt.definition.name);
+    assertUnique('method', methods, (method) => method.method);
     assertUnique('resource URI', resources, (resource) =>
       resource.kind === 'static' ? resource.definition.uri : resource.definition.uriTemplate,
     );
@@ -99,6 +102,8 @@ export class CatalogAssembler {
         prompts: prompts.map((prompt) => this.binder.prompt(prompt)),
         resources: bound.filter((entry): entry is RegisteredResource => !('template' in entry)),
         templates: bound.filter((entry): entry is RegisteredTemplate => 'template' in entry),
+        methods: methods.map((method) => this.binder.method(method)),
+        extensions: serverExtensions(this.options.extensions, mine(explored.extensions), methods),
       },
       { maxUriLength: this.options.maxUriLength },
     );
@@ -174,14 +179,15 @@ export class CatalogAssembler {
   private report(catalog: McpCatalog, explored: ExploredPrimitives, scope: ServerScope): void {
     const { name, group } = this.options;
     const resourceCount = catalog.resources.size + catalog.templates.size;
-    if (catalog.tools.size + catalog.prompts.size + resourceCount === 0) {
+    const methods = catalog.methods.size > 0 ? `, ${catalog.methods.size} extension method(s)` : '';
+    if (catalog.tools.size + catalog.prompts.size + resourceCount + catalog.methods.size === 0) {
       this.logger.warn(emptyServerReport(name, explored, scope));
       return;
     }
     const scoped = group === undefined ? '' : ` (${describeScope(scope)})`;
     this.logger.log(
       `MCP server "${name}"${scoped} publishes ${catalog.tools.size} tool(s), ` +
-        `${catalog.prompts.size} prompt(s), ${resourceCount} resource(s)`,
+        `${catalog.prompts.size} prompt(s), ${resourceCount} resource(s)${methods}`,
     );
   }
 }

@@ -2,6 +2,7 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpCompletionTarget } from '../interfaces/mcp-completion.interface.js';
+import type { McpExtensionSettings } from '../interfaces/mcp-extension-options.interface.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import {
   unknownCompletionArgumentMessage,
@@ -10,6 +11,7 @@ import {
 import { PrimitiveRegistry } from './primitive.registry.js';
 import type {
   Completer,
+  RegisteredExtensionMethod,
   RegisteredPrompt,
   RegisteredResource,
   RegisteredTemplate,
@@ -29,19 +31,24 @@ export type CatalogList = 'tools' | 'prompts' | 'resources';
 /** What `@McpScopes()` requires of the entry a request names, and the entry for messages. */
 export interface NamedScopeRequirement {
   readonly requirement: McpScopeRequirement;
-  /** `tool 'name'`, `prompt 'name'` or `resource <uri>`. */
+  /** `tool 'name'`, `prompt 'name'`, `resource <uri>` or `method 'name'`. */
   readonly what: string;
 }
 
 /**
- * Everything one server publishes: its tools, prompts, resources and resource templates.
- * Listeners hear of each change of a list, once per change.
+ * Everything one server publishes: its tools, prompts, resources and resource templates,
+ * and the extensions it declares with the methods they add. Listeners hear of each change
+ * of a list, once per change.
  */
 export class McpCatalog {
   readonly tools: PrimitiveRegistry<Tool, RegisteredTool>;
   readonly prompts: PrimitiveRegistry<Prompt, RegisteredPrompt>;
   readonly resources: PrimitiveRegistry<Resource, RegisteredResource>;
   readonly templates: PrimitiveRegistry<ResourceTemplateType, RegisteredTemplate>;
+  /** The JSON-RPC methods of the app's extensions (`@McpMethod()`), by method name. */
+  readonly methods: ReadonlyMap<string, RegisteredExtensionMethod>;
+  /** The extensions the app declares on this server, with their settings (SEP-2133). */
+  readonly extensions: ReadonlyMap<string, McpExtensionSettings>;
   /** The longest URI `findResource` looks up (the `maxUriLength` option). */
   readonly maxUriLength: number;
 
@@ -51,6 +58,8 @@ export class McpCatalog {
       prompts: RegisteredPrompt[];
       resources: RegisteredResource[];
       templates: RegisteredTemplate[];
+      methods?: RegisteredExtensionMethod[];
+      extensions?: ReadonlyMap<string, McpExtensionSettings>;
     },
     limits: { readonly maxUriLength?: number } = {},
   ) {
@@ -59,6 +68,8 @@ export class McpCatalog {
     this.prompts = new PrimitiveRegistry(entries.prompts);
     this.resources = new PrimitiveRegistry(entries.resources);
     this.templates = new PrimitiveRegistry(entries.templates);
+    this.methods = new Map((entries.methods ?? []).map((method) => [method.key, method]));
+    this.extensions = entries.extensions ?? new Map();
   }
 
   /** Tells `listener` which list changed, after each change; returns the unsubscribe. */
@@ -146,7 +157,8 @@ export class McpCatalog {
       requirement = this.findResource(uri)?.resource.scopes;
       what = `resource ${uri}`;
     } else {
-      return undefined;
+      requirement = this.methods.get(method)?.scopes;
+      what = `method '${method}'`;
     }
     return requirement && { requirement, what };
   }
@@ -154,12 +166,13 @@ export class McpCatalog {
   /** Every scope `@McpScopes()` names in this catalog, sorted. */
   namedScopes(): string[] {
     const scopes = new Set<string>();
-    for (const registry of [this.tools, this.prompts, this.resources, this.templates]) {
-      for (const { scopes: requirement } of registry.entries()) {
-        if (!requirement) continue;
-        for (const scope of 'any' in requirement ? requirement.any : requirement.all) {
-          scopes.add(scope);
-        }
+    const entries = [this.tools, this.prompts, this.resources, this.templates].flatMap(
+      (registry): readonly { readonly scopes?: McpScopeRequirement }[] => registry.entries(),
+    );
+    for (const { scopes: requirement } of [...entries, ...this.methods.values()]) {
+      if (!requirement) continue;
+      for (const scope of 'any' in requirement ? requirement.any : requirement.all) {
+        scopes.add(scope);
       }
     }
     return [...scopes].toSorted();

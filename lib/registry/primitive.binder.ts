@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ContextIdFactory, ModuleRef } from '@nestjs/core';
 import type { DiscoveredCompleter } from '../discovery/discovered-completer.interface.js';
+import type { DiscoveredExtensionMethod } from '../discovery/discovered-extension-method.interface.js';
 import type { DiscoveredMethod } from '../discovery/discovered-method.interface.js';
 import type { DiscoveredPrompt } from '../discovery/discovered-prompt.interface.js';
 import type { DiscoveredResource } from '../discovery/discovered-resource.interface.js';
 import type { DiscoveredTool } from '../discovery/discovered-tool.interface.js';
-import { PromptResourceInvokerFactory } from '../execution/prompt-resource-invoker.factory.js';
+import { JsonRpcInvokerFactory } from '../execution/json-rpc-invoker.factory.js';
 import { ToolInvokerFactory } from '../execution/tool-invoker.factory.js';
 import { VisibilityFactory } from '../execution/visibility.factory.js';
 import type { McpSchemaOptions } from '../interfaces/mcp-module-options.interface.js';
@@ -13,6 +14,7 @@ import type { RegisteredPrimitive } from './primitive.registry.js';
 import { scopeRequirementOf } from './scope-requirement.reader.js';
 import type {
   Completer,
+  RegisteredExtensionMethod,
   RegisteredPrompt,
   RegisteredResource,
   RegisteredTemplate,
@@ -28,7 +30,7 @@ import type {
 export class PrimitiveBinder {
   constructor(
     private readonly tools: ToolInvokerFactory,
-    private readonly primitives: PromptResourceInvokerFactory,
+    private readonly primitives: JsonRpcInvokerFactory,
     private readonly visibility: VisibilityFactory,
     private readonly moduleRef: ModuleRef,
   ) {}
@@ -91,6 +93,17 @@ export class PrimitiveBinder {
       template: resource.template,
       argumentsSchema: resource.argumentsSchema,
       completers: new Map(),
+    };
+  }
+
+  /** An `@McpMethod()`, bound to the pipeline; it is never listed, so has no visibility. */
+  method(method: DiscoveredExtensionMethod): RegisteredExtensionMethod {
+    const scopes = scopeRequirementOf(method);
+    return {
+      key: method.method,
+      extension: method.extension,
+      invoke: this.primitives.createMethod(method),
+      ...(scopes && { scopes }),
     };
   }
 

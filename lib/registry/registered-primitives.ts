@@ -4,11 +4,13 @@ import type {
   McpCompletionValues,
 } from '../interfaces/mcp-completion.interface.js';
 import type {
+  ExtensionMethodInvoker,
   PromptInvoker,
   ResourceReader,
-} from '../execution/prompt-resource-invoker.factory.js';
+} from '../execution/json-rpc-invoker.factory.js';
 import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
+import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
 import type { RegisteredPrimitive } from './primitive.registry.js';
@@ -46,4 +48,19 @@ export interface RegisteredResource extends RegisteredPrimitive<Resource> {
 export interface RegisteredTemplate extends RegisteredPrimitive<ResourceTemplateType>, Completable {
   readonly template: UriTemplateMatcher;
   readonly read: ResourceReader;
+}
+
+/**
+ * A JSON-RPC method an extension of the app adds (`@McpMethod()`). Not listed anywhere:
+ * a client learns of it from the extension's specification, and calls it once it has
+ * declared the extension.
+ */
+export interface RegisteredExtensionMethod {
+  /** The JSON-RPC method name. */
+  readonly key: string;
+  /** The extension it belongs to, which a caller must declare. */
+  readonly extension: string;
+  readonly invoke: ExtensionMethodInvoker;
+  /** What `@McpScopes()` requires, for the OAuth step-up challenge. */
+  readonly scopes?: McpScopeRequirement;
 }

@@ -1,14 +1,14 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   type CallToolResult,
-  type ClientCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { clientCapabilitiesOf, declaresExtension } from '../context/client-capabilities.js';
+import { extensionRequired } from '../errors/extension-required.error.js';
 import type { McpTask, McpTaskStatus } from '../interfaces/mcp-task-store.interface.js';
+import { TASKS_EXTENSION } from '../mcp.constants.js';
 
 /**
  * The rules of MCP Tasks that this library must restate, in one place: the SDK implements
@@ -19,24 +19,13 @@ import type { McpTask, McpTaskStatus } from '../interfaces/mcp-task-store.interf
  * The end-to-end tests check every shape built here against ext-tasks' own schemas.
  */
 
-/** The extension's identifier (ext-tasks `TASKS_EXTENSION_ID_V2`). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
 /** Whether a 2026-07-28 request declared the tasks extension in its `_meta` (tasks.md "Capability"). */
-export function declaresTasks(serverContext: ServerContext): boolean {
-  const envelope = serverContext.mcpReq.envelope as
-    Record<string, ClientCapabilities | undefined> | undefined;
-  const extensions = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.extensions;
-  return extensions?.[TASKS_EXTENSION] !== undefined;
-}
+export const declaresTasks = (serverContext: ServerContext): boolean =>
+  declaresExtension(clientCapabilitiesOf(serverContext, 'modern'), TASKS_EXTENSION);
 
 /** `-32021`: the call can only be served as a task, or a `tasks/*` method was used without the extension. */
 export const tasksExtensionRequired = (what: string) =>
-  new MissingRequiredClientCapabilityError(
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    `${what} needs the MCP tasks extension: declare "${TASKS_EXTENSION}" in ` +
-      `params._meta["${CLIENT_CAPABILITIES_META_KEY}"].extensions.`,
-  );
+  extensionRequired(what, TASKS_EXTENSION, 'modern');
 
 /** `-32602` for an id that is unknown, expired, or another caller's (tasks.md "Errors"). */
 export const unknownTask = (taskId: unknown) =>

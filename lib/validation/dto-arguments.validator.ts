@@ -158,8 +158,14 @@ export class DtoArgumentsValidator {
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: args };
   }
 
-  /** A tool without a DTO takes no arguments: its schema is an object with no properties. */
-  validateNoArguments(args: Readonly<Record<string, unknown>>): ArgumentsValidation<undefined> {
+  /**
+   * A method without a DTO takes no arguments: its schema is an object with no properties.
+   * @param subject what takes none, in the message (`this method`)
+   */
+  validateNoArguments(
+    args: Readonly<Record<string, unknown>>,
+    subject = 'this tool',
+  ): ArgumentsValidation<undefined> {
     const unexpected = Object.keys(args);
     if (unexpected.length === 0) return { ok: true, value: undefined };
     return {
@@ -167,7 +173,7 @@ export class DtoArgumentsValidator {
       issues: unexpected.map((key) => ({
         path: `/${escapePointer(key)}`,
         constraint: 'whitelistValidation',
-        message: `property "${key}" is not allowed; this tool takes no arguments`,
+        message: `property "${key}" is not allowed; ${subject} takes no arguments`,
       })),
     };
   }

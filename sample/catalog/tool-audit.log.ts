@@ -1,17 +1,31 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { McpEvents } from 'nestjs-mcp';
+import { McpEvents, type McpToolCalledEvent } from 'nestjs-mcp';
 import type { Subscription } from 'rxjs';
 import type { AuthenticatedUser, TokenUser } from '../auth/authenticated-user.interface.js';
 
+/** How many calls the log keeps for `com.example/audit.recent`, the newest. */
+export const RETAINED_CALLS = 100;
+
+/** One executed tool call, as the audit extension gives it out. */
+export interface AuditedCall {
+  readonly at: string;
+  readonly caller: string;
+  readonly tool: string;
+  readonly outcome: McpToolCalledEvent['outcome'];
+  readonly durationMs: number;
+}
+
 /**
  * The audit log of tool calls: one line per executed call, written after its response was
- * sent (refused calls and cache hits are not executed calls). A real app would write to its
- * audit store here.
+ * sent (refused calls and cache hits are not executed calls), and the latest calls kept for
+ * the audit extension (`catalog-audit.extension.ts`). A real app would write to its audit
+ * store here.
  */
 @Injectable()
 export class ToolAuditLog implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Audit');
   private subscription?: Subscription;
+  private readonly calls: AuditedCall[] = [];
 
   constructor(private readonly events: McpEvents) {}
 
@@ -24,7 +38,21 @@ export class ToolAuditLog implements OnModuleInit, OnModuleDestroy {
         `${caller} called ${event.tool} (${event.outcome}, ${event.durationMs.toFixed(1)} ms) ` +
           `with ${JSON.stringify(event.arguments)}`,
       );
+      this.calls.unshift({
+        at: event.at.toISOString(),
+        caller,
+        tool: event.tool,
+        outcome: event.outcome,
+        durationMs: Math.round(event.durationMs * 10) / 10,
+      });
+      this.calls.length = Math.min(this.calls.length, RETAINED_CALLS);
     });
+  }
+
+  /** The latest calls, newest first, of one outcome or of any. */
+  recent(limit: number, outcome?: AuditedCall['outcome']): AuditedCall[] {
+    const calls = outcome ? this.calls.filter((call) => call.outcome === outcome) : this.calls;
+    return calls.slice(0, limit);
   }
 
   onModuleDestroy(): void {

@@ -100,6 +100,8 @@ const explored = (providers: string[]): ExploredPrimitives => ({
   prompts: [],
   resources: [],
   completers: [],
+  methods: [],
+  extensions: [],
   hidden: [],
   scanned: { providers, controllers: [] },
 });

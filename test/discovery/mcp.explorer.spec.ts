@@ -109,8 +109,8 @@ describe('bootstrap errors, from a real Nest app', () => {
       search(_args: SearchDto) {}
     }
     expect(await configurationError(Tools)).toBe(
-      'Tools.search has more than one of @McpTool(), @McpPrompt(), @McpResource() and ' +
-        '@McpCompletion(): a method publishes one thing; split it in two methods.',
+      'Tools.search has more than one of @McpTool(), @McpPrompt(), @McpResource(), ' +
+        '@McpCompletion() and @McpMethod(): a method publishes one thing; split it in two methods.',
     );
   });
 

@@ -155,7 +155,7 @@ describe('OpenTelemetry spans and metrics over HTTP', () => {
       expect(span.status.code).toBe(SpanStatusCode.ERROR);
       // Logged once, with its reference, by the library.
       logs.expectError(
-        '[PromptResourceInvokerFactory] Prompt "broken"',
+        '[JsonRpcInvokerFactory] Prompt "broken"',
         'the prompt store is down',
       );
     });

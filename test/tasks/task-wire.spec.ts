@@ -18,9 +18,9 @@ import {
   modernDetailedTask,
   taskParams,
   tasksExtensionRequired,
-  TASKS_EXTENSION,
   unknownTask,
 } from '../../lib/tasks/task-wire.js';
+import { TASKS_EXTENSION } from '../../lib/mcp.constants.js';
 import { fakeServerContext } from '../support/fake-call.js';
 
 const task = (overrides: Partial<McpTask> = {}): McpTask => ({
@@ -63,8 +63,10 @@ describe('the errors', () => {
     const error = tasksExtensionRequired('The tool "export"');
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error.code).toBe(-32021);
-    expect(error.message).toContain('The tool "export" needs the MCP tasks extension');
-    expect(error.message).toContain(TASKS_EXTENSION);
+    expect(error.message).toBe(
+      `The tool "export" needs the extension "${TASKS_EXTENSION}": declare ` +
+        `"${TASKS_EXTENSION}" in params._meta["${CLIENT_CAPABILITIES_META_KEY}"].extensions.`,
+    );
     expect(error.data).toMatchObject({
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     });

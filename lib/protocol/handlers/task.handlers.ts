@@ -31,9 +31,9 @@ import {
   modernDetailedTask,
   taskParams,
   tasksExtensionRequired,
-  TASKS_EXTENSION,
   unknownTask,
 } from '../../tasks/task-wire.js';
+import { TASKS_EXTENSION } from '../../mcp.constants.js';
 import { TASK_RESULT } from '../catalog-mcp.server.js';
 
 const DEFAULT_TTL_MS = 3_600_000;

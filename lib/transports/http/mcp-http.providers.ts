@@ -14,6 +14,8 @@ import {
 import { routeControllerAt, type McpHttpController } from './mcp-http.controller.js';
 import { attachToPlatform } from './mcp-http.platform.js';
 import { serveProtectedResourceMetadata } from './protected-resource.routes.js';
+import { serveServerCards } from './server-card.routes.js';
+import { ServerCardSource } from './server-card.source.js';
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
 /** The route path of a registration's endpoint, with the app's global prefix. */
@@ -85,6 +87,12 @@ export const mcpHttpProviders: Provider[] = [
             resourceServer,
             resourcePaths: () => [routePath(), ...(resource ? [new URL(resource).pathname] : [])],
           });
+        }
+        if (options.discovery && options.discovery.card !== false) {
+          serveServerCards(
+            adapter,
+            new ServerCardSource(server, routePath, resourceServer ?? undefined),
+          );
         }
       });
       return endpoint;

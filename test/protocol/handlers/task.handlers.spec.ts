@@ -13,7 +13,7 @@ import { supportedRevisions } from '../../../lib/protocol/protocol-revisions.js'
 import type { RegisteredTool } from '../../../lib/registry/registered-primitives.js';
 import { InMemoryTaskStore } from '../../../lib/tasks/in-memory-task.store.js';
 import type { McpTaskRunner, TaskStart } from '../../../lib/tasks/mcp-task.runner.js';
-import { TASKS_EXTENSION } from '../../../lib/tasks/task-wire.js';
+import { TASKS_EXTENSION } from '../../../lib/mcp.constants.js';
 import { fakeScope, fakeServerContext, toolCall } from '../../support/fake-call.js';
 import { closeClients, openClient } from '../../support/in-memory-client.js';
 
@@ -111,7 +111,9 @@ describe('TaskHandlers#callTool on 2026-07-28', () => {
     const handlers = new TaskHandlers(looseStore(), fakeRunner().runner);
     await expect(decide(handlers, 'modern', toolOf({ mode: 'required' }))).rejects.toMatchObject({
       code: -32021,
-      message: expect.stringContaining('The tool "export_catalog" needs the MCP tasks extension'),
+      message: expect.stringContaining(
+        `The tool "export_catalog" needs the extension "${TASKS_EXTENSION}"`,
+      ),
     });
   });
 
