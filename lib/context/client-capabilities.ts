@@ -27,7 +27,9 @@ export function declaredExtensions(
   capabilities: ClientCapabilities | undefined,
 ): Readonly<Record<string, object>> {
   const extensions = capabilities?.extensions;
-  return typeof extensions === 'object' && extensions !== null ? extensions : {};
+  return typeof extensions === 'object' && extensions !== null && !Array.isArray(extensions)
+    ? extensions
+    : {};
 }
 
 /** Whether the capabilities declare the extension `id` (an own key: never an inherited name). */

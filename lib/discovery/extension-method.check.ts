@@ -31,7 +31,11 @@ export function isSpecRequestMethod(method: string): boolean {
 }
 
 /** Fails bootstrap for an extension the app cannot declare (`where` declares it). */
-export function assertExtension(id: unknown, settings: unknown, where: string): asserts id is string {
+export function assertExtension(
+  id: unknown,
+  settings: unknown,
+  where: string,
+): asserts id is string {
   const problem = extensionProblem(id, settings, where);
   if (problem !== undefined) throw new McpConfigurationError(problem);
 }
@@ -44,7 +48,8 @@ export function assertExtensionMethod(method: unknown, where: string): asserts m
   if (typeof method !== 'string' || !/^\S+$/.test(method) || method.startsWith('rpc.')) {
     throw new McpConfigurationError(invalidMethodNameMessage(method, where));
   }
-  if (isSpecRequestMethod(method)) {
+  // The SDK knows its requests; notifications are MCP's by their namespace.
+  if (isSpecRequestMethod(method) || method.startsWith('notifications/')) {
     throw new McpConfigurationError(specMethodMessage(method, where));
   }
   for (const [extension, methods] of Object.entries(BUILT_IN_EXTENSIONS)) {

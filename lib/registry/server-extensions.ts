@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type {
   DiscoveredExtension,
   DiscoveredExtensionMethod,
@@ -5,7 +6,6 @@ import type {
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpExtensionSettings } from '../interfaces/mcp-extension-options.interface.js';
 import { conflictingExtensionSettingsMessage } from '../messages/extensions.messages.js';
-import { sameJson } from '../utils/value-checks.util.js';
 
 /**
  * The extensions one server advertises for the app: the `extensions` option, the
@@ -29,8 +29,10 @@ export function serverExtensions(
   ];
   for (const { id, settings, where } of declarations) {
     const earlier = declared.get(id);
-    if (earlier && !sameJson(earlier.settings, settings)) {
-      throw new McpConfigurationError(conflictingExtensionSettingsMessage(id, [earlier.where, where]));
+    if (earlier && !isDeepStrictEqual(earlier.settings, settings)) {
+      throw new McpConfigurationError(
+        conflictingExtensionSettingsMessage(id, [earlier.where, where]),
+      );
     }
     declared.set(id, earlier ?? { settings, where });
   }

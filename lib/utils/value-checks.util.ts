@@ -12,6 +12,16 @@ export const isNonEmptyString = (value: unknown): value is string =>
 export const sameJson = (a: unknown, b: unknown): boolean =>
   JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * An object as JSON has them: not an array, a `Date`, a `Map` or another class's instance,
+ * which JSON would turn into something else (a string, `{}`).
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
 /** What a thrown value says, whatever was thrown (an `Error`, a string, a rejection reason). */
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);

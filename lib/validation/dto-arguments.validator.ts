@@ -15,6 +15,7 @@ import {
 import { enumValues, isInValues } from '../schema/value-constraint.converters.js';
 import type { ArgumentIssue } from '../interfaces/argument-issue.interface.js';
 import { escapePointer, pointerSegments } from '../utils/json-pointer.util.js';
+import { isPlainObject } from '../utils/value-checks.util.js';
 import { withIssueDetails } from './argument-issue.details.js';
 
 export type ArgumentsValidation<T> =
@@ -57,12 +58,6 @@ interface ListedRule {
 const LIST_VALUES: Readonly<Record<string, (constraints: readonly unknown[]) => unknown[]>> = {
   isEnum: enumValues,
   isIn: isInValues,
-};
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 };
 
 const describeValue = (value: unknown): string => {

@@ -68,13 +68,13 @@ describe('validateMcpModuleOptions: unknown keys', () => {
     expect(problemsOf({ ...base, foo: 1 })).toEqual([
       '`foo` is not an option; valid options are: name, version, instructions, group, ' +
         'groupVersion, http, callerScopes, identity, useGlobalFilters, pageSize, ' +
-        'listTemplatesAsResources, maxUriLength, requestState, schema, auth, telemetry, naming, manifest, tasks, i18n, ' +
-        'scaleOut',
+        'listTemplatesAsResources, maxUriLength, requestState, schema, auth, telemetry, naming, manifest, tasks, ' +
+        'extensions, i18n, scaleOut, discovery',
     ]);
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
       '`http.host` is not an option; valid options of `http` are: path, guards, allowedHosts, ' +
         'allowedOrigins, dnsRebindingProtection, maxBodyBytes, maxJsonDepth, shutdownTimeoutMs, ' +
-        'maxStreamsPerCaller, legacySessions, leanPath',
+        'maxStreamsPerCaller, legacySessions, leanPath, publicUrl',
     ]);
     expect(problemsOf({ ...base, http: { legacySessions: { ttl: 1 } } })).toEqual([
       '`http.legacySessions.ttl` is not an option; valid options of `http.legacySessions` are: ' +

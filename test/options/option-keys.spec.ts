@@ -45,8 +45,10 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'naming',
       'manifest',
       'tasks',
+      'extensions',
       'i18n',
       'scaleOut',
+      'discovery',
     ]);
   });
 
@@ -63,6 +65,7 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'maxStreamsPerCaller',
       'legacySessions',
       'leanPath',
+      'publicUrl',
     ]);
     expect(listedAt(MCP_MODULE_OPTION_KEYS, ['http', 'legacySessions'])).toEqual([
       'idleTimeoutMs',
