@@ -24,6 +24,13 @@ export type {
   McpAuthOptions,
 } from './interfaces/mcp-auth-options.interface.js';
 export type { McpTelemetryOptions } from './interfaces/mcp-telemetry-options.interface.js';
+export type {
+  McpDiscoveryHeader,
+  McpDiscoveryIcon,
+  McpDiscoveryInput,
+  McpDiscoveryOptions,
+  McpDiscoveryRepository,
+} from './interfaces/mcp-discovery-options.interface.js';
 export { McpServerHost } from './servers/mcp-server.host.js';
 export { McpServers } from './servers/mcp-servers.js';
 export type { McpHiddenMethod } from './discovery/mcp.explorer.js';

@@ -1,4 +1,7 @@
-import { MissingRequiredClientCapabilityError, type ProtocolEra } from '@modelcontextprotocol/server';
+import {
+  MissingRequiredClientCapabilityError,
+  type ProtocolEra,
+} from '@modelcontextprotocol/server';
 import { extensionRequiredMessage } from '../messages/extensions.messages.js';
 
 /**

@@ -127,7 +127,8 @@ function headersProblems(headers: unknown): string[] {
   if (headers === undefined) return [];
   const example =
     "such as [{ name: 'Authorization', value: 'Bearer {token}', isRequired: true, isSecret: true }]";
-  if (!Array.isArray(headers)) return [`"discovery.headers" must be an array of headers ${example}`];
+  if (!Array.isArray(headers))
+    return [`"discovery.headers" must be an array of headers ${example}`];
   const problems: string[] = [];
   for (const [index, header] of headers.entries()) {
     const where = `"discovery.headers[${index}]"`;

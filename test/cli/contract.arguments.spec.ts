@@ -81,7 +81,7 @@ describe('parseCliArguments: contract', () => {
 
   it('names contract among the commands', () => {
     expect(usageError(() => parseCliArguments(['snapshot', MODULE]))).toContain(
-      'use list, call, serve or contract',
+      'use list, call, serve, contract or server-json',
     );
   });
 });

@@ -154,10 +154,7 @@ describe('OpenTelemetry spans and metrics over HTTP', () => {
       });
       expect(span.status.code).toBe(SpanStatusCode.ERROR);
       // Logged once, with its reference, by the library.
-      logs.expectError(
-        '[JsonRpcInvokerFactory] Prompt "broken"',
-        'the prompt store is down',
-      );
+      logs.expectError('[JsonRpcInvokerFactory] Prompt "broken"', 'the prompt store is down');
     });
 
     it('gives every other method one span, named as the conventions say', async () => {

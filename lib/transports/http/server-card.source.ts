@@ -122,8 +122,7 @@ export class ServerCardSource {
         // Where the endpoint's 401 challenge points (`auth.resource`, or derived as the
         // card's URL was), else at the endpoint the card names.
         resourceMetadata:
-          this.resourceServer.metadataUrlOf(request) ??
-          protectedResourceMetadataUrl(endpointUrl),
+          this.resourceServer.metadataUrlOf(request) ?? protectedResourceMetadataUrl(endpointUrl),
       }),
     });
   }

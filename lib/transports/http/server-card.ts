@@ -103,7 +103,7 @@ export function serverCard(facts: ServerCardFacts): ServerCard {
       {
         ...remoteOf(facts.endpointUrl, discovery.headers),
         // Newest first, as a client picks the first it speaks.
-        supportedProtocolVersions: [...facts.protocolVersions].sort().reverse(),
+        supportedProtocolVersions: facts.protocolVersions.toSorted().toReversed(),
       },
     ],
     _meta: {
@@ -197,7 +197,7 @@ export function aiCatalog(cards: readonly { name: string; url: string }[]): AiCa
  */
 export function aiCatalogIdentifier(name: string): string {
   const [namespace = '', server = ''] = name.split('/');
-  return `urn:air:${namespace.split('.').reverse().join('.')}:mcp:${server}`;
+  return `urn:air:${namespace.split('.').toReversed().join('.')}:mcp:${server}`;
 }
 
 /** A copy the document owns: the app's options are never handed out to be changed. */
