@@ -72,6 +72,14 @@ export type {
   McpExtensionSettings,
   McpMethodOptions,
 } from './interfaces/mcp-extension-options.interface.js';
+export { McpAppView } from './decorators/mcp-app-view.decorator.js';
+export type {
+  McpAppsOptions,
+  McpAppToolVisibility,
+  McpAppViewDecoratorOptions,
+  McpAppViewOptions,
+  McpToolAppOptions,
+} from './interfaces/mcp-app-options.interface.js';
 export { McpContext } from './decorators/mcp-context.decorator.js';
 export { McpGroup } from './decorators/mcp-group.decorator.js';
 export type {

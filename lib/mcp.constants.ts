@@ -1,3 +1,5 @@
+import { EXTENSION_ID as UI_EXTENSION } from '@modelcontextprotocol/ext-apps/server';
+
 /** Metadata key under which `@McpTool()` stores its options on a method. */
 export const MCP_TOOL_METADATA = 'mcp:tool';
 
@@ -70,7 +72,12 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
  */
 export const BUILT_IN_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   [TASKS_EXTENSION]: ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/list', 'tasks/result'],
+  // MCP Apps adds no method a server answers: its `ui/*` messages go between view and host.
+  [UI_EXTENSION]: [],
 };
+
+/** Metadata key under which `@McpAppView()` stores its view on a method. */
+export const MCP_APP_VIEW_METADATA = 'mcp:app-view';
 
 /** Metadata key of the class decorator `@McpGroup()`. */
 export const MCP_GROUP_METADATA = 'mcp:group';

@@ -26,6 +26,7 @@ const PUBLIC_VALUES = [
   'McpCompletion',
   'McpMethod',
   'McpExtension',
+  'McpAppView',
   'McpContext',
   'McpGroup',
   'McpHidden',

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-usage.error.js';
 
-export type CliCommandName = 'list' | 'call' | 'serve' | 'contract' | 'server-json';
+export type CliCommandName = 'list' | 'call' | 'serve' | 'contract' | 'server-json' | 'app-types';
 
 /** A parsed command line. */
 export interface CliArguments {
@@ -20,16 +20,23 @@ export interface CliArguments {
   readonly callers?: readonly string[];
   /** contract: the `--locale` labels, as typed; list, call, serve: the one locale. */
   readonly locales?: readonly string[];
-  /** contract, server-json: the file to write (`-` for stdout). */
+  /** contract, server-json, app-types: the file to write (`-` for stdout). */
   readonly out?: string;
-  /** contract: the file to compare with. */
+  /** contract, app-types: the file to compare with. */
   readonly check?: string;
   /** server-json: the endpoint's public URL, absolute. */
   readonly url?: string;
 }
 
-const COMMANDS: readonly CliCommandName[] = ['list', 'call', 'serve', 'contract', 'server-json'];
-const COMMAND_LIST = 'list, call, serve, contract or server-json';
+const COMMANDS: readonly CliCommandName[] = [
+  'list',
+  'call',
+  'serve',
+  'contract',
+  'server-json',
+  'app-types',
+];
+const COMMAND_LIST = 'list, call, serve, contract, server-json or app-types';
 const HELP_HINT = 'Run nestjs-mcp --help for the commands and options.';
 
 /** Reads the command line with Node's `util.parseArgs`; a mistake is a {@link CliUsageError}. */
@@ -134,13 +141,14 @@ function checkFlagsFitCommand(
   }
   if (command === 'contract') checkContractArguments(values, module);
   else if (command === 'server-json') checkServerJsonArguments(values, module);
+  else if (command === 'app-types') checkAppTypesArguments(values, module);
   else {
     checkSingleLocale(values.locale);
     for (const flag of ['as', 'out', 'check'] as const) {
       const value = values[flag];
       if (Array.isArray(value) ? value.length > 0 : value !== undefined) {
         throw new CliUsageError(
-          `--${flag} is for the contract command${flag === 'out' ? ' (and server-json)' : ''}. ${HELP_HINT}`,
+          `--${flag} is for the contract command${flag === 'as' ? '' : flag === 'out' ? ' (and server-json, app-types)' : ' (and app-types)'}. ${HELP_HINT}`,
         );
       }
     }
@@ -179,6 +187,30 @@ function checkServerJsonArguments(values: CliValues, module: string): void {
   ].find(Boolean);
   if (other) {
     throw new CliUsageError(`--${other} is not for the server-json command. ${HELP_HINT}`);
+  }
+}
+
+/**
+ * app-types: `--out` or `--check` (not both), and none of the flags of a caller or of a
+ * locale: the declarations follow the schemas, which are the same for every caller.
+ */
+function checkAppTypesArguments(values: CliValues, module: string): void {
+  if (values.out !== undefined && values.check !== undefined) {
+    throw new CliUsageError(
+      `Give --out or --check, not both: --out writes the declarations, --check compares them with a written file (nestjs-mcp app-types ${module} --check src/app-tools.d.ts).`,
+    );
+  }
+  if (values.out === '' || values.check === '') {
+    throw new CliUsageError(`--${values.out === '' ? 'out' : 'check'} needs a file name.`);
+  }
+  const other = [
+    values.header.length > 0 && 'header',
+    values.as.length > 0 && 'as',
+    values.locale.length > 0 && 'locale',
+    values.json && 'json',
+  ].find(Boolean);
+  if (other) {
+    throw new CliUsageError(`--${other} is not for the app-types command. ${HELP_HINT}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { CallerRefusedError, MCP_AUTHORIZATION_ENV } from '../transports/caller.authenticator.js';
 import { InProcessRequestError } from './in-process.requester.js';
 import { ServerSelectionError } from '../transports/server.selector.js';
+import { appTypesCommand } from './app-types.command.js';
 import { callCommand } from './call.command.js';
 import { contractCommand } from './contract.command.js';
 import { parseCliArguments } from './cli.arguments.js';
@@ -34,11 +35,15 @@ export async function runCli(
         return await contractCommand(args, out, err);
       case 'server-json':
         return await serverJsonCommand(args, out, err);
+      case 'app-types':
+        return await appTypesCommand(args, out, err);
       case 'serve':
         await serveCommand(args);
         return undefined;
       default:
-        throw new CliUsageError('Give a command: list, call, serve, contract or server-json.');
+        throw new CliUsageError(
+          'Give a command: list, call, serve, contract, server-json or app-types.',
+        );
     }
   } catch (error) {
     const [code, message] = explain(error);

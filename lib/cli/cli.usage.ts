@@ -8,6 +8,8 @@ Commands:
   contract <module>       Write (--out) or check (--check) the contract file: what each server
                           publishes (tools, prompts, resources, templates) per caller and locale
   server-json <module>    Write the server.json of a server for the MCP Registry (--url)
+  app-types <module>      Write the TypeScript declarations of the app tools (the tools a view
+                          renders or calls): arguments, structured result, view, visibility
 
 <module> is the compiled JavaScript file of a Nest module and the name of its export,
 for example dist/app.module.js#AppModule (the export name defaults to AppModule).
@@ -22,10 +24,12 @@ Options:
   --server <name>     the MCP server to use when the module has several (contract: all
                       servers by default)
   --out <file>        contract: write the contract to this file (- for stdout);
-                      server-json: the file to write (default server.json, - for stdout)
+                      server-json: the file to write (default server.json, - for stdout);
+                      app-types: the .d.ts file to write (default: stdout)
   --url <url>         server-json: the public URL of the MCP endpoint, as clients reach it
   --check <file>      contract: compare the module with this file; exit code 1 and the
-                      differences when it changed
+                      differences when it changed; app-types: exit code 1 when the
+                      declarations in this file are not the ones the tools publish now
   --as <caller>       contract: one caller, "Name: value" or label="Name: value"
                       (repeatable; a repeated label adds a header; "anonymous" is the
                       caller without credentials, the default); the file records the
@@ -49,4 +53,5 @@ Examples:
   nestjs-mcp contract dist-sample/app.module.js#AppModule --check mcp-contract.json \\
     --as reader="Authorization: Bearer reader-token" --as admin="Authorization: Bearer admin-token"
   nestjs-mcp server-json dist-sample/app.module.js#AppModule --url https://mcp.example.com/mcp
+  nestjs-mcp app-types dist-sample/app.module.js#AppModule --out sample/views/app-tools.d.ts
 `;

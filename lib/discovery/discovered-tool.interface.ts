@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import type { McpToolAppOptions } from '../interfaces/mcp-app-options.interface.js';
 import type { McpNamingTarget } from '../interfaces/mcp-naming.interface.js';
 import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { ToolOutputValidator } from '../validation/tool-output.validator.js';
@@ -14,6 +15,8 @@ export interface DiscoveredTool extends DiscoveredMethod {
   readonly naming?: McpNamingTarget;
   /** How the tool runs as an MCP task (`@McpTool({ task })`); absent: never. */
   readonly task?: McpToolTaskOptions;
+  /** How the tool takes part in MCP Apps (`@McpTool({ app })`), checked; absent: not at all. */
+  readonly app?: McpToolAppOptions;
   /** Checks results against the declared output (`@McpTool({ output })`), if any. */
   readonly outputValidator?: ToolOutputValidator;
   /**

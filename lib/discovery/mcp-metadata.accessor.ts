@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { McpAppViewMetadata } from '../decorators/mcp-app-view.decorator.js';
 import type { McpExtensionMetadata } from '../decorators/mcp-extension.decorator.js';
 import type { McpGroupMetadata } from '../decorators/mcp-group.decorator.js';
 import type { McpMethodMetadata } from '../decorators/mcp-method.decorator.js';
@@ -9,6 +10,7 @@ import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interfac
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import {
+  MCP_APP_VIEW_METADATA,
   MCP_COMPLETION_METADATA,
   MCP_EXTENSION_METADATA,
   MCP_GROUP_METADATA,
@@ -52,6 +54,10 @@ export class McpMetadataAccessor {
 
   getMethodOptions(method: Function): McpMethodMetadata | undefined {
     return this.reflector.get<McpMethodMetadata | undefined>(MCP_METHOD_METADATA, method);
+  }
+
+  getAppView(method: Function): McpAppViewMetadata | undefined {
+    return this.reflector.get<McpAppViewMetadata | undefined>(MCP_APP_VIEW_METADATA, method);
   }
 
   getClassExtension(target: Function): McpExtensionMetadata | undefined {

@@ -30,6 +30,7 @@ import type {
 import type { DiscoveredPrompt } from './discovered-prompt.interface.js';
 import type { DiscoveredResource } from './discovered-resource.interface.js';
 import type { DiscoveredTool } from './discovered-tool.interface.js';
+import { discoverAppView, type DiscoveredAppView } from './app-view.discovery.js';
 import { assertExtension } from './extension-method.check.js';
 import { ExtensionMethodDefinitionFactory } from './extension-method-definition.factory.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
@@ -63,6 +64,8 @@ export interface ExploredPrimitives {
   readonly methods: DiscoveredExtensionMethod[];
   /** `@McpExtension()`: the extensions the app's classes declare. */
   readonly extensions: DiscoveredExtension[];
+  /** `@McpAppView()`: views whose HTML a method makes (MCP Apps). */
+  readonly views: DiscoveredAppView[];
   readonly hidden: ExploredHiddenMethod[];
   /** The app's own classes that were scanned, by name, for a server that publishes nothing. */
   readonly scanned: ScannedClasses;
@@ -163,6 +166,7 @@ export class McpExplorer {
       completers: [],
       methods: [],
       extensions: [],
+      views: [],
       hidden: [],
       scanned: { providers: appClassNames(providers), controllers: appClassNames(controllers) },
     };
@@ -239,15 +243,13 @@ export class McpExplorer {
     explored: ExploredPrimitives,
   ): void {
     const where = `${target.name}.${methodName}`;
-    const { toolOptions, promptOptions, resourceOptions, completion, methodOptions } =
-      this.decorationsOf(method, where);
+    const decorations = this.decorationsOf(method, where);
+    const { toolOptions, promptOptions, resourceOptions, completion, methodOptions, appView } =
+      decorations;
     // On a controller, `@McpTools()` publishes its routes; its other methods are helpers.
     const asTool =
       toolOptions ??
-      (!promptOptions &&
-      !resourceOptions &&
-      !completion &&
-      !methodOptions &&
+      (!decorations.decorated &&
       classOptions &&
       isPublicMethodName(methodName) &&
       (!controller || readRoute(target, methodName))
@@ -258,19 +260,16 @@ export class McpExplorer {
       toolOptions?.hidden ??
       promptOptions?.hidden ??
       resourceOptions?.hidden;
-    const published = asTool ?? promptOptions ?? resourceOptions ?? methodOptions;
+    const published =
+      asTool ?? promptOptions ?? resourceOptions ?? methodOptions ?? (appView && {});
     const membership = published && resolveMembership(classGroup, published, where);
     if (hidden !== undefined && membership) {
       explored.hidden.push({ where, reason: requireReason(hidden, where), membership });
       return;
     }
     if (asTool) {
-      const tool = this.tools.create(
-        wrapper,
-        target,
-        methodName,
-        mergeToolOptions(classOptions, asTool),
-      );
+      const options = mergeToolOptions(classOptions, asTool);
+      const tool = this.tools.create(wrapper, target, methodName, options);
       explored.tools.push({ ...tool, membership });
     } else if (promptOptions) {
       const prompt = this.prompts.create(wrapper, target, methodName, promptOptions);
@@ -287,6 +286,9 @@ export class McpExplorer {
         classExtension,
       );
       explored.methods.push({ ...created, membership });
+    } else if (appView) {
+      const view = discoverAppView(this.resources, wrapper, target, methodName, appView);
+      explored.views.push({ ...view, membership });
     } else if (completion) {
       explored.completers.push({ target: completion, where, wrapper, methodName });
     }
@@ -299,11 +301,28 @@ export class McpExplorer {
     const resourceOptions = this.metadataAccessor.getResourceOptions(method);
     const completion = this.metadataAccessor.getCompletionTarget(method);
     const methodOptions = this.metadataAccessor.getMethodOptions(method);
-    const explicit = [toolOptions, promptOptions, resourceOptions, completion, methodOptions];
+    const appView = this.metadataAccessor.getAppView(method);
+    const explicit = [
+      toolOptions,
+      promptOptions,
+      resourceOptions,
+      completion,
+      methodOptions,
+      appView,
+    ];
     if (explicit.filter(Boolean).length > 1) {
       throw new McpConfigurationError(severalDecoratorsMessage(where));
     }
-    return { toolOptions, promptOptions, resourceOptions, completion, methodOptions };
+    const decorated = explicit.some(Boolean);
+    return {
+      toolOptions,
+      promptOptions,
+      resourceOptions,
+      completion,
+      methodOptions,
+      appView,
+      decorated,
+    };
   }
 }
 

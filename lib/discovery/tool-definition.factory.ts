@@ -29,6 +29,7 @@ import {
 } from './route-tool-arguments.factory.js';
 import { checkedAliases, defaultToolName, namingTargetOf } from './tool-name.resolver.js';
 import { checkedTaskOption } from './tool-task.option.js';
+import { checkedToolApp } from './app-view.discovery.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
 
@@ -56,6 +57,7 @@ export class ToolDefinitionFactory {
     assertArgumentOptionsFit(where, options, dto, route);
     const { output } = options;
     const task = checkedTaskOption(options.task, where);
+    const app = options.app === undefined ? undefined : checkedToolApp(options.app, where);
     const inputSchema = this.inputSchemaOf(where, options, route, dto);
     warnOfUndecoratedDto(this.logger, dto, inputSchema, { kind: 'tool', name, where });
     const outputSchema =
@@ -76,6 +78,7 @@ export class ToolDefinitionFactory {
       where,
       aliases: checkedAliases(options.aliases, name, where),
       ...(task && { task }),
+      ...(app && { app }),
       // A default name: each server's `naming` option may give another (McpServerHost).
       ...(options.name === undefined && { naming: namingTargetOf(target, methodName) }),
       wrapper,
@@ -188,7 +191,6 @@ export class ToolDefinitionFactory {
       return variant;
     };
   }
-
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { McpAppsOptions } from './mcp-app-options.interface.js';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import type { McpDiscoveryOptions } from './mcp-discovery-options.interface.js';
 import type { McpExtensionSettings } from './mcp-extension-options.interface.js';
@@ -263,6 +264,13 @@ export interface McpModuleOptions {
    * @example extensions: { 'com.example/audit': { retentionDays: 30 } }
    */
   extensions?: Readonly<Record<string, McpExtensionSettings>>;
+  /**
+   * MCP Apps (docs/apps.md): views a host renders for the tools that name them
+   * (`@McpTool({ app: { view } })`). A view can also come from an `@McpAppView()` method.
+   * @default none
+   * @example apps: { views: { 'product-card': { file: join(__dirname, 'views/product-card.html') } } }
+   */
+  apps?: McpAppsOptions;
   /**
    * Titles, descriptions, instructions and messages in the client's language, from YAML
    * translation files (docs/i18n.md).

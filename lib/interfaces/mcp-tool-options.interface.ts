@@ -1,6 +1,7 @@
 import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
 import type { JsonSchema } from './json-schema.interface.js';
+import type { McpToolAppOptions } from './mcp-app-options.interface.js';
 import type { McpMembershipOptions } from './mcp-group-options.interface.js';
 import type { McpToolTaskMode, McpToolTaskOptions } from './mcp-task-options.interface.js';
 
@@ -94,4 +95,12 @@ export interface McpToolOptions extends McpMembershipOptions {
    * @default never a task
    */
   task?: McpToolTaskMode | McpToolTaskOptions;
+  /**
+   * MCP Apps (docs/apps.md): the view the host renders with the tool's result, and who may
+   * call the tool (`visibility: ['app']` for a tool only the view calls). Return meaningful
+   * text as well: hosts without MCP Apps, and the model, read it.
+   * @example app: { view: 'product-card' }
+   * @default not part of an app
+   */
+  app?: McpToolAppOptions;
 }

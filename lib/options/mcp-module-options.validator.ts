@@ -1,6 +1,7 @@
 import { McpConfigurationError } from '../errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import { invalidOptionsMessage } from '../messages/options.messages.js';
+import { appsOptionsProblems } from './apps-options.validator.js';
 import { authOptionsProblems, authResourceProblems } from './auth-options.validator.js';
 import { discoveryOptionsProblems } from './discovery-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
@@ -43,6 +44,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     ...namingOptionsProblems(options.naming, options.manifest),
     ...tasksOptionsProblems(options.tasks),
     ...extensionsOptionsProblems(options.extensions),
+    ...appsOptionsProblems(options.apps),
     ...i18nOptionsProblems(options.i18n),
     ...scaleOutOptionsProblems(options),
     ...discoveryOptionsProblems(options.discovery, options.http),

@@ -6,6 +6,7 @@ import type {
   McpDiscoveryOptions,
   McpDiscoveryRepository,
 } from '../interfaces/mcp-discovery-options.interface.js';
+import type { McpAppsOptions } from '../interfaces/mcp-app-options.interface.js';
 import type { McpI18nOptions } from '../interfaces/mcp-i18n-options.interface.js';
 import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from '../interfaces/mcp-telemetry-options.interface.js';
@@ -131,6 +132,10 @@ export const DISCOVERY_OPTION_KEYS = {
   headers: VALUE,
 } as const satisfies OptionKeysOf<McpDiscoveryOptions>;
 
+export const APPS_OPTION_KEYS = {
+  views: VALUE,
+} as const satisfies OptionKeysOf<McpAppsOptions>;
+
 /** The keys of `McpModule.forRoot()` options (and of what a `forRootAsync()` factory returns). */
 export const MCP_MODULE_OPTION_KEYS = {
   name: VALUE,
@@ -153,6 +158,7 @@ export const MCP_MODULE_OPTION_KEYS = {
   manifest: VALUE,
   tasks: TASKS_OPTION_KEYS,
   extensions: VALUE,
+  apps: APPS_OPTION_KEYS,
   i18n: I18N_OPTION_KEYS,
   scaleOut: VALUE,
   discovery: DISCOVERY_OPTION_KEYS,

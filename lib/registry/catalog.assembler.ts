@@ -20,13 +20,22 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import type { McpPromptOptions } from '../interfaces/mcp-prompt-options.interface.js';
 import type { McpResourceOptions } from '../interfaces/mcp-resource-options.interface.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { viewUriTakenMessage } from '../messages/apps.messages.js';
 import { ambiguousTemplateMessage, manifestUriTakenMessage } from '../messages/catalog.messages.js';
 import { notInitialisedMessage } from '../messages/serving.messages.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import { appViewResource, showingTools } from './app-view.resource.js';
 import { attachesCompleter } from './completer-target.check.js';
 import { manifestResource, manifestUri } from './manifest.resource.js';
 import { McpCatalog } from './mcp-catalog.js';
 import { PrimitiveBinder } from './primitive.binder.js';
+import {
+  serverAppViews,
+  usedAppViews,
+  withAppMeta,
+  withAppsExtension,
+  type ServerAppView,
+} from './server-app-views.js';
 import { serverExtensions } from './server-extensions.js';
 import type {
   RegisteredPrompt,
@@ -54,6 +63,8 @@ export class CatalogAssembler {
   private readonly logger = new Logger(CatalogAssembler.name);
   private assembled?: McpCatalog;
   private hiddenMethods: readonly McpHiddenMethod[] = [];
+  /** The MCP Apps views of this server, by name: those its tools may name. */
+  private views: ReadonlyMap<string, ServerAppView> = new Map();
 
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
@@ -86,6 +97,7 @@ export class CatalogAssembler {
     const prompts = mine(explored.prompts);
     const resources = mine(explored.resources);
     const methods = mine(explored.methods);
+    this.views = serverAppViews(this.options.apps?.views, mine(explored.views));
     assertUnique('tool name', tools, (tool) => tool.definition.name);
     assertUniqueAliases(tools);
     assertUnique('prompt name', prompts, (prompt) => prompt.definition.name);
@@ -95,6 +107,7 @@ export class CatalogAssembler {
     );
     this.hiddenMethods = mine(explored.hidden).map(({ where, reason }) => ({ where, reason }));
     for (const resource of resources) this.warnIfAmbiguous(resource);
+    const views = usedAppViews(this.options.name, this.views, tools, explored.tools);
     const bound = resources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
@@ -103,10 +116,16 @@ export class CatalogAssembler {
         resources: bound.filter((entry): entry is RegisteredResource => !('template' in entry)),
         templates: bound.filter((entry): entry is RegisteredTemplate => 'template' in entry),
         methods: methods.map((method) => this.binder.method(method)),
-        extensions: serverExtensions(this.options.extensions, mine(explored.extensions), methods),
+        extensions: withAppsExtension(
+          serverExtensions(this.options.extensions, mine(explored.extensions), methods),
+          views.length > 0,
+        ),
       },
       { maxUriLength: this.options.maxUriLength },
     );
+    // Tools added at run time may name only the views this server publishes.
+    this.views = new Map(views.map((view) => [view.name, view]));
+    this.publishViews(catalog, views);
     for (const completer of explored.completers) {
       // A completer follows its target: it serves every server whose entry of that name has
       // its argument, and is an error (attachCompleter) only when no entry of the app has.
@@ -139,9 +158,36 @@ export class CatalogAssembler {
     return this.binder.resource(this.explorer.describe('resource', provider, methodName, options));
   }
 
-  /** A tool bound to the pipeline as this server runs it (its schema form, its task queue). */
+  /**
+   * A tool bound to the pipeline as this server runs it (its schema form, its task queue,
+   * the URI of its view).
+   */
   private bindTool(tool: DiscoveredTool): RegisteredTool {
-    return this.binder.tool(tool, this.options.schema, this.options.tasks?.queue !== undefined);
+    const published = withAppMeta(tool, this.options.name, this.views);
+    return this.binder.tool(
+      published,
+      this.options.schema,
+      this.options.tasks?.queue !== undefined,
+    );
+  }
+
+  /** Adds the resources of the views (MCP Apps), unless a URI is taken. */
+  private publishViews(catalog: McpCatalog, views: readonly ServerAppView[]): void {
+    for (const view of views) {
+      const resource = appViewResource(view, this.options.name, catalog, this.binder);
+      const taken = catalog.resources.get(resource.key);
+      if (taken) {
+        throw new McpConfigurationError(
+          viewUriTakenMessage(
+            view.name,
+            showingTools(catalog, view.name),
+            resource.key,
+            taken.definition.name,
+          ),
+        );
+      }
+      catalog.resources.add(resource);
+    }
   }
 
   /** Adds the manifest resource (the `manifest` option), unless its URI is taken. */

@@ -66,6 +66,7 @@ export class PrimitiveBinder {
       ...this.published(bound, bound.definition.name),
       ...(tool.aliases && { aliases: tool.aliases }),
       ...(tool.task && { task: tool.task }),
+      ...(tool.app && { app: tool.app }),
       ...(tool.task && queued && { queued: this.tools.createQueued(bound) }),
       invoke: this.tools.create(bound),
     };

@@ -10,6 +10,7 @@ import type {
 } from '../execution/json-rpc-invoker.factory.js';
 import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
+import type { McpToolAppOptions } from '../interfaces/mcp-app-options.interface.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
 import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { UriTemplateMatcher } from '../utils/uri-template.matcher.js';
@@ -35,6 +36,8 @@ export interface RegisteredTool extends RegisteredPrimitive<Tool> {
   readonly task?: McpToolTaskOptions;
   /** A task tool, checked in the request and run on a worker (`tasks.queue`). */
   readonly queued?: QueuedToolInvoker;
+  /** How it takes part in MCP Apps: its view's resource is listed to whoever sees it. */
+  readonly app?: McpToolAppOptions;
 }
 
 export interface RegisteredPrompt extends RegisteredPrimitive<Prompt>, Completable {

@@ -83,6 +83,26 @@ export const checks = {
       return mismatch === undefined ? undefined : `structuredContent${mismatch}`;
     },
 
+  view:
+    (expected: unknown): AnswerCheck =>
+    (answer) => {
+      const view = answer.result as Record<string, unknown> | undefined;
+      if (!isObject(view) || typeof view.html !== 'string') {
+        return answer.error ? 'it is an error' : 'it is not a view (readView())';
+      }
+      if (typeof expected === 'function') {
+        try {
+          return (expected as (value: unknown) => unknown)(view) === false
+            ? 'the predicate returned false'
+            : undefined;
+        } catch (error) {
+          return `the predicate threw: ${(error as Error)?.message ?? String(error)}`;
+        }
+      }
+      const mismatch = partialMismatch(view, expected, '');
+      return mismatch === undefined ? undefined : `the view${mismatch}`;
+    },
+
   listed:
     (name: string, expected: boolean): AnswerCheck =>
     (answer) => {

@@ -3,6 +3,7 @@
 export { McpTestClient, type McpTestClientOptions } from './mcp-test.client.js';
 export { McpTestRequest } from './mcp-test.request.js';
 export type { McpTestAnswer, McpTestError, McpTestHttpResponse } from './mcp-test-answer.js';
+export type { McpTestView } from './mcp-test-view.js';
 export type {
   McpQuestion,
   McpQuestionAnswerer,

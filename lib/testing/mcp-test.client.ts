@@ -9,6 +9,7 @@ import { describeServerContract } from '../contract/server-contract.builder.js';
 import type { McpTestAnswer } from './mcp-test-answer.js';
 import { MCP_TEST_PROTOCOL_VERSIONS, type McpTestProtocolVersion } from './mcp-test.connection.js';
 import type { McpTestHooks } from './mcp-test.hooks.js';
+import { readView, type McpTestView } from './mcp-test-view.js';
 import { McpTestRequest } from './mcp-test.request.js';
 import { McpTestSession, type ClientIdentity } from './mcp-test.session.js';
 
@@ -167,6 +168,24 @@ export class McpTestClient {
   /** Reads a resource (a fixed URI, or one a template matches). */
   readResource(uri: string): McpTestRequest {
     return this.request('resources/read', { uri }, `readResource(${describe(uri)})`);
+  }
+
+  /**
+   * The MCP Apps view of a tool, read as a host reads it: the tool's `_meta.ui.resourceUri`
+   * from `tools/list`, then `resources/read` of it (and its `resources/list` entry). The
+   * result is an {@link McpTestView}: `uri`, `mimeType`, `html`, `meta` (`_meta.ui`),
+   * `listedMeta`, `visibility`. A refused read is the answer's `error`.
+   * @example await mcp.readView('get_product').assertView({ meta: { csp: { connectDomains: [] } } });
+   */
+  readView(tool: string): McpTestRequest<McpTestView> {
+    const label = `readView(${describe(tool)})`;
+    return new McpTestRequest<McpTestView>(label, (hooks) =>
+      readView(label, tool, {
+        listTools: () => this.listTools().then((answer) => answer),
+        listResources: () => this.listResources().then((answer) => answer),
+        read: (uri) => this.session.exchange(this.identity, 'resources/read', { uri }, hooks),
+      }),
+    );
   }
 
   /**

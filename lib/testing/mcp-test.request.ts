@@ -96,6 +96,18 @@ export class McpTestRequest<R = Record<string, any>> implements PromiseLike<McpT
     );
   }
 
+  /**
+   * A view (`readView()`) matches, deep and partial as `assertStructured()`: `{ mimeType,
+   * meta: { csp: { connectDomains: [...] } }, visibility }`, or a predicate of the view.
+   */
+  assertView(expected: Record<string, unknown> | ((view: any) => unknown)): this {
+    return this.queue(
+      this.assertView,
+      `assertView(${describeArgument(expected)})`,
+      checks.view(expected),
+    );
+  }
+
   /** Some text of the answer (a text, a name, a description, a value, the error) contains this. */
   assertSee(text: string): this {
     return this.queue(this.assertSee, `assertSee(${describeArgument(text)})`, checks.see(text));

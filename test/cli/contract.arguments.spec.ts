@@ -81,7 +81,7 @@ describe('parseCliArguments: contract', () => {
 
   it('names contract among the commands', () => {
     expect(usageError(() => parseCliArguments(['snapshot', MODULE]))).toContain(
-      'use list, call, serve, contract or server-json',
+      'use list, call, serve, contract, server-json or app-types',
     );
   });
 });

@@ -102,6 +102,7 @@ const explored = (providers: string[]): ExploredPrimitives => ({
   completers: [],
   methods: [],
   extensions: [],
+  views: [],
   hidden: [],
   scanned: { providers, controllers: [] },
 });

@@ -46,6 +46,7 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'manifest',
       'tasks',
       'extensions',
+      'apps',
       'i18n',
       'scaleOut',
       'discovery',
