@@ -1,5 +1,6 @@
 import { Logger, Module, ValidationPipe } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpModule, type McpModuleOptions } from 'nestjs-mcp';
 import { BearerTokenGuard } from './auth/bearer-token.guard.js';
@@ -17,6 +18,14 @@ export const MCP_PATH = 'mcp';
  * both find theirs.
  */
 export const TRANSLATIONS_DIR = fileURLToPath(new URL('i18n', import.meta.url));
+
+/**
+ * The MCP Apps views, each one self-contained HTML file built by `npm run build:sample`
+ * (scripts/build-sample.mjs) from sample/views/. They exist only in dist-sample/, the sibling of
+ * both this file's directories, so the sources (vitest) and the compiled sample read the same
+ * build: build the sample after changing a view.
+ */
+export const VIEWS_DIR = fileURLToPath(new URL('../dist-sample/views/', import.meta.url));
 
 /** The header of the token mode, as the Server Card describes it: where the token goes. */
 const TOKEN_HEADER = {
@@ -49,6 +58,18 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
     // German beside English: `Accept-Language: de` gets the texts of i18n/*.yaml, any other
     // language the English of the code (docs/i18n.md).
     i18n: { defaultLocale: 'en', translations: TRANSLATIONS_DIR },
+    // get_product's answer rendered as a card by hosts of MCP Apps (docs/apps.md). No `csp`:
+    // the card loads nothing, so it keeps the default, no network at all.
+    apps: {
+      views: {
+        'product-card': {
+          file: join(VIEWS_DIR, 'product-card.html'),
+          title: 'Product card',
+          description: 'A product with its price and stock, and a button to restock it.',
+          prefersBorder: true,
+        },
+      },
+    },
     // What anyone may read before connecting (docs/discovery.md): the Server Card at
     // /mcp/server-card, listed in /.well-known/ai-catalog.json, and `nestjs-mcp server-json`.
     discovery: {

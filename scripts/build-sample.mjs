@@ -9,10 +9,13 @@
 // The plugin is the built library's (dist/plugin/, `npm run build` first), loaded by the
 // package's own name as an app would load it. The translation files (`*.yaml`, docs/i18n.md)
 // are copied beside the compiled files, where the sample looks for them at run time.
+// The MCP Apps views (sample/views/<name>/<name>.html and its TypeScript, docs/apps.md) become
+// one self-contained HTML file each, dist-sample/views/<name>.html, which app.module.ts names.
 import { cpSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { buildViews } from './single-file-html.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const flag = process.argv.indexOf('-p');
@@ -49,7 +52,11 @@ report(diagnostics);
 if (emitted.emitSkipped || diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error)) {
   process.exit(1);
 }
-copyAssets(config.options.rootDir ?? dirname(project), config.options.outDir);
+const sources = config.options.rootDir ?? dirname(project);
+copyAssets(sources, config.options.outDir);
+if (config.options.outDir) {
+  await buildViews(join(sources, 'views'), join(config.options.outDir, 'views'));
+}
 
 /** Copies what tsc does not emit, the YAML translation files, from `from` to the same paths in `to`. */
 function copyAssets(from, to) {

@@ -18,6 +18,7 @@ import {
 import { CreateProductDto } from './dto/create-product.dto.js';
 import { DeleteProductDto } from './dto/delete-product.dto.js';
 import { GetProductDto } from './dto/get-product.dto.js';
+import { RestockProductDto } from './dto/restock-product.dto.js';
 import { DEFAULT_SEARCH_LIMIT, SearchProductsDto } from './dto/search-products.dto.js';
 import type { UpdateProductDto } from './dto/update-product.dto.js';
 import { CatalogChanges } from './catalog-changes.js';
@@ -85,6 +86,9 @@ export class CatalogService {
       'Get one product by its id (a UUID, as returned by search_products): SKU, name, ' +
       'description, category, price in EUR, units in stock and tags.',
     annotations: { readOnlyHint: true },
+    // Hosts of MCP Apps render the answer as the product card (sample/views/product-card/);
+    // the others, and the model, read the product as JSON, as before (docs/apps.md).
+    app: { view: 'product-card' },
   })
   @McpScopes('catalog.read')
   getProduct(args: GetProductDto): Product {
@@ -156,6 +160,28 @@ export class CatalogService {
     this.products.delete(product.id);
     this.changes.productChanged(product.id, { categories: true });
     this.logger.log(`Deleted ${product.sku} (${product.id})${via(call)}`);
+    return product;
+  }
+
+  @McpTool({
+    title: 'Restock a product',
+    description:
+      'Add `quantity` units (1 to 1000) to the stock of a product, by its id. Needs the ' +
+      'catalog.write scope (admin token). Returns the product with its new stock. Fails with ' +
+      'Not Found when no product has that id.',
+    annotations: { readOnlyHint: false, destructiveHint: false },
+    // Only the product card calls it (its "Restock" button): hosts keep it from the model. That
+    // is no authorization: @McpScopes() guards it like any tool, whoever calls it.
+    app: { visibility: ['app'] },
+  })
+  @McpScopes('catalog.write')
+  restockProduct(args: RestockProductDto, @McpContext() call?: McpCallContext): Product {
+    const product = this.findOrFail(args.id);
+    product.stock += args.quantity;
+    this.changes.productChanged(product.id, { categories: false });
+    this.logger.log(
+      `Restocked ${product.sku} (+${args.quantity}, now ${product.stock})${via(call)}`,
+    );
     return product;
   }
 

@@ -49,7 +49,7 @@ describe('nestjs-mcp list', () => {
     const run = await cli('list', MODULE);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('MCP server catalog 1.0.0');
-    expect(run.stdout).toContain('Tools (8)');
+    expect(run.stdout).toContain('Tools (9)');
     expect(run.stdout).toMatch(/NAME\s+TITLE\s+HINTS\s+ARGUMENTS/);
     expect(run.stdout).toMatch(
       /search_products\s+Search products\s+read-only\s+query\?, category\?/,

@@ -85,6 +85,7 @@ describe('nestjs-mcp contract --check on the sample (as CI runs it)', () => {
       'delete_product',
       'get_product',
       'reindex_catalog',
+      'restock_product',
       'search_products',
     ]);
   });

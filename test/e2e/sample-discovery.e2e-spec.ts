@@ -27,6 +27,7 @@ const TOOLS = [
   'create_product',
   'delete_product',
   'reindex_catalog',
+  'restock_product',
 ];
 
 /** A GET with nothing but `Accept` (and what `headers` add), as curl sends it. */

@@ -44,6 +44,7 @@ const WRITE_TOOLS = [
   'create_product',
   'delete_product',
   'reindex_catalog',
+  'restock_product',
 ];
 /** A resource the authorization server also issues tokens for: another MCP server. */
 const OTHER_RESOURCE = 'https://other.example.com/mcp';

@@ -16,6 +16,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../../sample/app.module.js';
 import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
+import { buildViews } from '../../scripts/single-file-html.mjs';
 import { captureLogs } from '../support/captured-logs.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
 import { REPO_ROOT as ROOT } from '../support/readme-blocks.js';
@@ -230,6 +231,7 @@ describe.each(ADAPTERS)('the sample routes as tools on %s', (adapter) => {
         create_product: ['catalog.write'],
         delete_product: ['catalog.write'],
         reindex_catalog: ['catalog.write'],
+        restock_product: ['catalog.write'],
       });
       for (const [name, scopes] of ofReader) expect(ofAdmin.get(name)).toEqual(scopes);
     });
@@ -288,6 +290,8 @@ describe.each(ERAS)(
       const dir = join(outDir, label);
       compileSample(dir, plugin);
       const compiled = await import(pathToFileURL(join(dir, 'app.module.js')).href);
+      // The MCP Apps views, built as build-sample.mjs builds them, where this build reads them.
+      await buildViews(join(ROOT, 'sample', 'views'), compiled.VIEWS_DIR);
       const running = await startApp(compiled.AppModule, { logger: logs });
       const client = await McpTestClient.connect(running.app, { headers: ADMIN, protocolVersion });
       started.push({ running, client });

@@ -13,6 +13,7 @@ const WRITE_TOOLS = [
   'create_product',
   'delete_product',
   'reindex_catalog',
+  'restock_product',
 ];
 const textOf = (result: Record<string, any>) =>
   result.content.map((c: { text?: string }) => c.text).join('\n');
@@ -109,6 +110,16 @@ describe.each(ADAPTERS)('the sample catalog on %s', (adapter) => {
       expect(search.inputSchema.required).toBeUndefined();
       const create = tools.find((tool) => tool.name === 'create_product')!;
       expect(create.inputSchema.required).toEqual(expect.arrayContaining(['sku', 'name', 'price']));
+      // get_product answers with the product card (docs/apps.md), whose Restock button calls
+      // restock_product: hosts keep that one from the model, its scope guards it all the same.
+      const view = 'ui://catalog/product-card';
+      expect(tools.find((tool) => tool.name === 'get_product')!._meta).toMatchObject({
+        ui: { resourceUri: view },
+        'ui/resourceUri': view,
+      });
+      expect(tools.find((tool) => tool.name === 'restock_product')!._meta).toMatchObject({
+        ui: { visibility: ['app'] },
+      });
     });
 
     it('searches the seeded catalog', async () => {
@@ -157,6 +168,10 @@ describe.each(ADAPTERS)('the sample catalog on %s', (adapter) => {
       expect(resources).toEqual([
         expect.objectContaining({ uri: 'catalog://categories', mimeType: 'application/json' }),
         expect.objectContaining({ uri: 'mcp://catalog/manifest', mimeType: 'application/json' }),
+        expect.objectContaining({
+          uri: 'ui://catalog/product-card',
+          mimeType: 'text/html;profile=mcp-app',
+        }),
       ]);
       const { resourceTemplates } = await reader.sdk.listResourceTemplates();
       expect(resourceTemplates).toEqual([

@@ -97,6 +97,7 @@ describe.each(CLIENTS)('the sample over stdio, $era', ({ connect }) => {
       'delete_product',
       'get_product',
       'reindex_catalog',
+      'restock_product',
       'search_products',
     ]);
     expect(await toolNames(reader)).toEqual(['catalog_get', 'get_product', 'search_products']);
@@ -144,7 +145,7 @@ describe('the stdio process of the sample', () => {
       method: 'tools/call',
       params: { name: 'create_product', arguments: newProduct('KIT-7003') },
     });
-    expect((await spawned.response(2)).result.tools).toHaveLength(8);
+    expect((await spawned.response(2)).result.tools).toHaveLength(9);
     expect((await spawned.response(3)).result.isError).toBeFalsy();
     await expect(spawned.closeStdin()).resolves.toBe(0);
 
