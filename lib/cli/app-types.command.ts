@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import {
   appToolDeclarations,
   appToolsOf,
@@ -9,6 +9,7 @@ import type { CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
 import { loadModuleReference } from './module-reference.loader.js';
+import { writeOutput } from './output-file.js';
 import { describeServer } from './server-catalog.js';
 
 /**
@@ -43,17 +44,7 @@ export async function appTypesCommand(
   const text = appToolDeclarations(tools, { server, command: regenerateCommand(args) });
   if (args.check !== undefined) return checkDeclarations(args.check, text, out, err, args);
   const file = args.out ?? '-';
-  if (file === '-') {
-    out.write(text);
-    return EXIT_OK;
-  }
-  try {
-    await writeFile(file, text);
-  } catch (error) {
-    throw new CliUsageError(
-      `Cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a path in a folder that exists.`,
-    );
-  }
+  if (!(await writeOutput(file, text, out))) return EXIT_OK;
   const names = tools.map(({ tool }) => tool.name).join(', ');
   out.write(
     `Wrote ${file}: ${tools.length} app tool${tools.length === 1 ? '' : 's'} (${names}).\n`,

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { METHOD_NOT_FOUND } from '@modelcontextprotocol/server';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { diffContracts, serverContractKey } from '../contract/contract.diff.js';
 import { formatContractDiff, summarizeContractDiff } from '../contract/contract-diff.formatter.js';
 import { ContractFileError, parseContract } from '../contract/contract-file.parser.js';
@@ -29,6 +29,7 @@ import { CliUsageError, EXIT_FAILURE, EXIT_OK } from './cli-usage.error.js';
 import { parseContractCallers, type ContractCaller } from './contract-caller.parser.js';
 import { InProcessRequester, InProcessRequestError } from './in-process.requester.js';
 import { loadModuleReference } from './module-reference.loader.js';
+import { writeOutput } from './output-file.js';
 
 /** The field of each list result that holds the entries. */
 const RESULT_FIELDS: Record<ContractListMethod, string> = {
@@ -71,15 +72,8 @@ export async function contractCommand(
   }
   const entries = contract.servers.map(serverContractKey).join(', ');
   if (args.out !== undefined) {
-    if (args.out === '-') out.write(serializeContract(contract));
-    else {
-      try {
-        await writeFile(args.out, serializeContract(contract));
-      } catch (error) {
-        throw new CliUsageError(
-          `Cannot write the contract file ${args.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a path in a folder that exists.`,
-        );
-      }
+    const text = serializeContract(contract);
+    if (await writeOutput(args.out, text, out, `the contract file ${args.out}`)) {
       out.write(`Wrote ${args.out}: ${entries}.\n`);
     }
     return EXIT_OK;

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { protectedResourceMetadataUrl } from '../oauth/protected-resource-metadata.js';
 import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
 import {
@@ -9,6 +8,7 @@ import {
 import { selectServer } from '../transports/server.selector.js';
 import type { CliArguments } from './cli.arguments.js';
 import { openCliApp } from './cli-app.js';
+import { writeOutput } from './output-file.js';
 import { CliUsageError, EXIT_OK } from './cli-usage.error.js';
 import { loadModuleReference } from './module-reference.loader.js';
 
@@ -52,17 +52,7 @@ export async function serverJsonCommand(
   }
   const text = `${JSON.stringify(serverJson, null, 2)}\n`;
   const file = args.out ?? DEFAULT_OUT;
-  if (file === '-') {
-    out.write(text);
-    return EXIT_OK;
-  }
-  try {
-    await writeFile(file, text);
-  } catch (error) {
-    throw new CliUsageError(
-      `Cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a path in a folder that exists.`,
-    );
-  }
+  if (!(await writeOutput(file, text, out))) return EXIT_OK;
   out.write(
     `Wrote ${file}: ${serverJson.name} ${serverJson.version} at ${serverJson.remotes[0]!.url}.\n`,
   );

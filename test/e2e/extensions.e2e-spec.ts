@@ -17,6 +17,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extensionsAppModule, FLAGS, LEDGER } from '../fixtures/extensions.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
+import { anyResultSchema } from '../support/mcp-clients.js';
 import { startApp, type HttpAdapterName, type RunningApp } from '../support/fixture-app.js';
 import { postModern } from '../support/mcp-post.js';
 import { InMemoryOtel } from '../telemetry/in-memory-otel.js';
@@ -24,16 +25,6 @@ import { InMemoryOtel } from '../telemetry/in-memory-otel.js';
 const logs = captureLogs();
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-
-/** Takes any result as it is (a custom method's result has no schema in the SDK). */
-const anyResult = {
-  '~standard': {
-    version: 1 as const,
-    vendor: 'test',
-    types: undefined as unknown as { input: unknown; output: Record<string, any> },
-    validate: (value: unknown) => ({ value: value as Record<string, any> }),
-  },
-};
 
 /** A v2 client pinned to 2026-07-28 that declares `extensions` in every request's `_meta`. */
 async function modernClient(url: URL, extensions: Record<string, Record<string, boolean>>) {
@@ -101,7 +92,7 @@ describe.each(HTTP_PATHS)(
     });
 
     const call = (method: string, params: Record<string, unknown> = {}) =>
-      client.request({ method, params }, anyResult);
+      client.request({ method, params }, anyResultSchema);
 
     it('advertises each extension with its settings in server/discover', () => {
       expect(client.getServerCapabilities()?.extensions).toEqual({

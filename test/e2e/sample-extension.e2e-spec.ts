@@ -16,22 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../../sample/app.module.js';
 import { AUDIT_EXTENSION } from '../../sample/catalog/catalog-audit.extension.js';
 import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
+import { anyResultSchema } from '../support/mcp-clients.js';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
 import { postModern } from '../support/mcp-post.js';
 import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
 
 const RECENT = 'com.example/audit.recent';
 const SAMPLE_STDIO = 'dist-sample/main-stdio.js';
-
-/** Any result as it is: a custom method's result has no schema in the SDK. */
-const anyResult = {
-  '~standard': {
-    version: 1 as const,
-    vendor: 'test',
-    types: undefined as unknown as { input: unknown; output: Record<string, any> },
-    validate: (value: unknown) => ({ value: value as Record<string, any> }),
-  },
-};
 
 /** What a client needs here, whichever SDK and transport it comes from. */
 interface AuditClient {
@@ -44,7 +35,7 @@ interface AuditClient {
 const modern = (client: ModernClient): AuditClient => ({
   capabilities: () => client.getServerCapabilities(),
   search: (query) => client.callTool({ name: 'search_products', arguments: { query } }),
-  recent: (params) => client.request({ method: RECENT, params }, anyResult),
+  recent: (params) => client.request({ method: RECENT, params }, anyResultSchema),
   close: () => client.close(),
 });
 

@@ -55,3 +55,16 @@ export const CLIENTS = [
   { era: '2025-11-25 (v1 client)', connect: connectLegacyClient },
   { era: '2026-07-28 (v2 client)', connect: connectModernClient },
 ] as const;
+
+/**
+ * A result schema (Standard Schema) that takes any result as it is, for `client.request()`
+ * of a method the SDK has no schema for (an extension's method).
+ */
+export const anyResultSchema = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'test',
+    types: undefined as unknown as { input: unknown; output: Record<string, any> },
+    validate: (value: unknown) => ({ value: value as Record<string, any> }),
+  },
+};
