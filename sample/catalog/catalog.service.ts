@@ -18,6 +18,7 @@ import {
 import { CreateProductDto } from './dto/create-product.dto.js';
 import { DeleteProductDto } from './dto/delete-product.dto.js';
 import { GetProductDto } from './dto/get-product.dto.js';
+import { ProductDto } from './dto/product.dto.js';
 import { RestockProductDto } from './dto/restock-product.dto.js';
 import { DEFAULT_SEARCH_LIMIT, SearchProductsDto } from './dto/search-products.dto.js';
 import type { UpdateProductDto } from './dto/update-product.dto.js';
@@ -86,6 +87,8 @@ export class CatalogService {
       'Get one product by its id (a UUID, as returned by search_products): SKU, name, ' +
       'description, category, price in EUR, units in stock and tags.',
     annotations: { readOnlyHint: true },
+    // The product card's types come from it (sample/views/app-tools.d.ts, docs/apps.md).
+    output: ProductDto,
     // Hosts of MCP Apps render the answer as the product card (sample/views/product-card/);
     // the others, and the model, read the product as JSON, as before (docs/apps.md).
     app: { view: 'product-card' },
@@ -170,6 +173,7 @@ export class CatalogService {
       'catalog.write scope (admin token). Returns the product with its new stock. Fails with ' +
       'Not Found when no product has that id.',
     annotations: { readOnlyHint: false, destructiveHint: false },
+    output: ProductDto,
     // Only the product card calls it (its "Restock" button): hosts keep it from the model. That
     // is no authorization: @McpScopes() guards it like any tool, whoever calls it.
     app: { visibility: ['app'] },

@@ -173,6 +173,15 @@ describe('nestjs-mcp app-types', () => {
   });
 });
 
+describe('nestjs-mcp app-types --check on the sample (as CI runs it)', () => {
+  it("passes: the product card's sample/views/app-tools.d.ts is what the sample publishes", async () => {
+    requireBuilt('dist-sample/app.module.js');
+    const file = 'sample/views/app-tools.d.ts';
+    const run = await cli(['app-types', 'dist-sample/app.module.js#AppModule', '--check', file]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, `${file}: no change.\n`, '']);
+  });
+});
+
 describe('nestjs-mcp contract records the UI metadata of MCP Apps', () => {
   it("records each tool's view and visibility and the view's resource; a change is a difference", async () => {
     const file = join(dir, 'mcp-contract.json');

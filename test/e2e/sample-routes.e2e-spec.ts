@@ -399,8 +399,9 @@ function compileSample(outDir: string, plugin: boolean): void {
     isolatedModules: true,
     sourceMap: false,
   };
-  const files = readdirSync(sampleDir, { recursive: true, encoding: 'utf8' }).filter((file) =>
-    file.endsWith('.ts'),
+  // Not the declarations (sample/views/app-tools.d.ts): they compile to nothing.
+  const files = readdirSync(sampleDir, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'),
   );
   for (const file of files) {
     const source = join(sampleDir, file);

@@ -120,6 +120,22 @@ describe.each(ADAPTERS)('the sample catalog on %s', (adapter) => {
       expect(tools.find((tool) => tool.name === 'restock_product')!._meta).toMatchObject({
         ui: { visibility: ['app'] },
       });
+      // Both declare the product they return (ProductDto), which the card's types come from
+      // (sample/views/app-tools.d.ts); the other tools declare no output.
+      for (const name of ['get_product', 'restock_product']) {
+        expect(tools.find((tool) => tool.name === name)!.outputSchema).toMatchObject({
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'sku', 'name', 'description', 'category', 'price', 'stock', 'tags'],
+          properties: {
+            id: { type: 'string', format: 'uuid' },
+            category: { enum: ['books', 'electronics', 'garden', 'kitchen', 'toys'] },
+            stock: { type: 'integer', minimum: 0 },
+            tags: { type: 'array', items: { type: 'string' } },
+          },
+        });
+      }
+      expect(search.outputSchema).toBeUndefined();
     });
 
     it('searches the seeded catalog', async () => {

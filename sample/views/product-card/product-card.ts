@@ -5,7 +5,9 @@
  * guards decide, not this code.
  */
 import { App } from '@modelcontextprotocol/ext-apps';
-import type { Product } from '../../catalog/product.entity.js';
+// Written by `nestjs-mcp app-types` from the tools' DTOs and declared outputs (docs/apps.md):
+// a renamed field or a changed argument of get_product or restock_product fails this file's build.
+import type { AppToolName, AppTools, GetProductResult } from '../app-tools.js';
 
 /** How many units one click adds (restock_product takes 1 to 1000). */
 export const RESTOCK_QUANTITY = 10;
@@ -17,15 +19,18 @@ interface ToolResult {
   isError?: boolean;
 }
 
+/** A tool's answer: its structured result, or the text that says why the call failed. */
+type Answer<T> = { result: T } | { refusal: string };
+
 const price = new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' });
 const card = document.querySelector<HTMLElement>('.card')!;
 const field = (name: string) => card.querySelector<HTMLElement>(`[data-field="${name}"]`)!;
 const restock = card.querySelector<HTMLButtonElement>('[data-action="restock"]')!;
 const refusal = card.querySelector<HTMLElement>('[role="alert"]')!;
-let shown: Product | undefined;
+let shown: GetProductResult | undefined;
 
 /** Shows a product; the card keeps it to know which one "Restock" restocks. */
-function render(product: Product): void {
+function render(product: GetProductResult): void {
   shown = product;
   field('sku').textContent = product.sku;
   field('name').textContent = product.name;
@@ -46,34 +51,41 @@ function refuse(message: string): void {
 const textOf = (result: ToolResult) =>
   (result.content ?? []).map((item) => item.text ?? '').join('\n') || 'The call failed.';
 
-/** The product of a successful result, or undefined for an error or another shape. */
-function productOf(result: ToolResult): Product | undefined {
-  const value = result.structuredContent as Partial<Product> | undefined;
-  if (result.isError || typeof value?.id !== 'string') return undefined;
-  return value as Product;
+/**
+ * Reads a result as the tool's `T`: the server checked its `structuredContent` against the
+ * tool's declared output before sending it, and sends none with an error.
+ */
+function answerOf<T>(result: ToolResult): Answer<T> {
+  if (result.isError || result.structuredContent === undefined) return { refusal: textOf(result) };
+  return { result: result.structuredContent as T };
+}
+
+/** Shows the product of an answer, or why there is none. */
+function show(answer: Answer<GetProductResult>): void {
+  if ('result' in answer) render(answer.result);
+  else refuse(answer.refusal);
 }
 
 const app = new App({ name: 'product-card', version: '1.0.0' }, {});
 
-// Set before connect(): the host may send the result as soon as the handshake ends.
-app.ontoolresult = (result: ToolResult) => {
-  const product = productOf(result);
-  if (product) render(product);
-  else refuse(textOf(result));
-};
+/** Calls a tool through the host, with the arguments and the result of that tool's types. */
+async function callTool<K extends AppToolName>(
+  name: K,
+  args: AppTools[K]['arguments'],
+): Promise<Answer<AppTools[K]['result']>> {
+  return answerOf(await app.callServerTool({ name, arguments: args }));
+}
+
+// Set before connect(): the host may send the result as soon as the handshake ends. The card
+// is get_product's view, so the result is get_product's.
+app.ontoolresult = (result: ToolResult) => show(answerOf<GetProductResult>(result));
 
 restock.addEventListener('click', async () => {
   if (!shown) return;
   restock.disabled = true;
   refusal.hidden = true;
   try {
-    const result: ToolResult = await app.callServerTool({
-      name: 'restock_product',
-      arguments: { id: shown.id, quantity: RESTOCK_QUANTITY },
-    });
-    const product = productOf(result);
-    if (product) render(product);
-    else refuse(textOf(result));
+    show(await callTool('restock_product', { id: shown.id, quantity: RESTOCK_QUANTITY }));
   } catch (error) {
     // A JSON-RPC error (the host refused, the server is unreachable): nothing changed either.
     refuse(error instanceof Error ? error.message : String(error));
