@@ -127,8 +127,10 @@ function methodView(
 /**
  * Who sees a view: a caller its own guards (a method's) let through who also sees, by the
  * guards and scopes of the listing, a tool that names it. The tools are looked up per check,
- * so a tool added or removed at run time counts. Guarded when any of those is at bootstrap
- * (the list of a server whose entries no guard decides is served to all alike).
+ * so a tool added or removed at run time counts. Always guarded, even when no guard decides
+ * at bootstrap: the tools that name the view may change at run time (the last one removed,
+ * or an unguarded one giving way to a guarded one), and an unguarded entry is listed to
+ * everyone without its check being run.
  */
 function viewVisibility(view: string, catalog: McpCatalog, own: VisibilityCheck): VisibilityCheck {
   const toolsOf = () => toolsShowing(catalog, view);
@@ -148,8 +150,7 @@ function viewVisibility(view: string, catalog: McpCatalog, own: VisibilityCheck)
     }
     return false;
   };
-  const guarded = own.guarded || toolsOf().some((tool) => tool.isVisible.guarded);
-  return Object.assign(check, { guarded });
+  return Object.assign(check, { guarded: true });
 }
 
 /** The tools of the catalog that show a view. */
