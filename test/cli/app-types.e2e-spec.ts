@@ -1,47 +1,20 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDiagnostics, typeCheck } from '../contract/declaration-type-check.js';
-import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
+import { requireBuilt } from '../transports/stdio/stdio-process.js';
+import { CLI, expectUsageError, runCli } from './cli-run.js';
 
 // The built binary, run as a user runs it, on a compiled-JavaScript fixture app whose tools
 // name their views through `@McpTool({ _meta })` (test/cli/fixtures/app-types-fixture.module.mjs).
-const CLI = 'dist/cli/main.js';
 const FIXTURE = 'test/cli/fixtures/app-types-fixture.module.mjs#AppTypesFixtureModule';
 const VIEW_ENV = 'APP_TYPES_FIXTURE_VIEW';
 const VISIBILITY_ENV = 'APP_TYPES_FIXTURE_RESTOCK_VISIBILITY';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const environment: NodeJS.ProcessEnv = { ...process.env, ...env };
-    delete environment.NESTJS_MCP_AUTHORIZATION;
-    for (const name of [VIEW_ENV, VISIBILITY_ENV]) if (!(name in env)) delete environment[name];
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd: ROOT, env: environment },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A usage error: one line on stderr that says what to type, no stack, exit code 2. */
-function expectUsageError(run: Run, text: string): void {
-  expect(run.code).toBe(2);
-  expect(run.stdout).toBe('');
-  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(run.stderr).toContain(text);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
-}
+/** The CLI, with the fixture's switches only when `env` sets them. */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env, unset: new RegExp(`^(NESTJS_MCP_|${VIEW_ENV}$|${VISIBILITY_ENV}$)`) });
 
 /** A view of the fixture's card, with a typed `callServerTool()` wrapper. */
 const VIEW = [

@@ -1,46 +1,23 @@
-import { execFile } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, expectUsageError, runCli } from './cli-run.js';
 import {
   initializeRequest,
   requireBuilt,
-  ROOT,
   StdioProcess,
 } from '../transports/stdio/stdio-process.js';
 
 // The built binary against the built sample, as docs/stdio-and-cli.md shows it (npm test builds both first).
-const CLI = 'dist/cli/main.js';
 const MODULE = 'dist-sample/app.module.js#AppModule';
 const ADMIN = 'Authorization: Bearer admin-token';
 const READER = 'Authorization: Bearer reader-token';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The CLI run as a user would, with `NESTJS_MCP_AUTHORIZATION` only when `authorization` is given. */
-function cliAs(authorization: string | undefined, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env.NESTJS_MCP_AUTHORIZATION;
-    if (authorization !== undefined) env.NESTJS_MCP_AUTHORIZATION = authorization;
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
+const cliAs = (authorization: string | undefined, ...args: string[]) =>
+  runCli(args, {
+    env: authorization === undefined ? {} : { NESTJS_MCP_AUTHORIZATION: authorization },
   });
-}
 
 const cli = (...args: string[]) => cliAs(undefined, ...args);
-
-/** A usage error: one line on stderr that says what to type, no stack, exit code 2. */
-function expectUsageError(run: Run, text: string): void {
-  expect(run.code).toBe(2);
-  expect(run.stdout).toBe('');
-  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(run.stderr).toContain(text);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
-}
 
 beforeAll(() => requireBuilt(CLI, 'dist-sample/app.module.js'));
 

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
+import { CLI, expectUsageError, runCli } from './cli-run.js';
 
 // The built binary, run as CI runs it, against the built sample and a fixture app of its own.
-const CLI = 'dist/cli/main.js';
 const SAMPLE = 'dist-sample/app.module.js#AppModule';
 const SAMPLE_CONTRACT = 'sample/mcp-contract.json';
 const SAMPLE_CALLERS = [
@@ -18,35 +17,9 @@ const SAMPLE_CALLERS = [
 const FIXTURE = 'test/cli/fixtures/contract-fixture.module.mjs#ContractFixtureModule';
 const DESCRIPTION_ENV = 'CONTRACT_FIXTURE_LOOKUP_DESCRIPTION';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const environment: NodeJS.ProcessEnv = { ...process.env, ...env };
-    delete environment.NESTJS_MCP_AUTHORIZATION;
-    if (!(DESCRIPTION_ENV in env)) delete environment[DESCRIPTION_ENV];
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd: ROOT, env: environment },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** A usage error: one line on stderr that says what to type, no stack, exit code 2. */
-function expectUsageError(run: Run, text: string): void {
-  expect(run.code).toBe(2);
-  expect(run.stdout).toBe('');
-  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(run.stderr).toContain(text);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
-}
+/** The CLI, with the fixture's description switch only when `env` sets it. */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env, unset: new RegExp(`^(NESTJS_MCP_|${DESCRIPTION_ENV}$)`) });
 
 let dir: string;
 

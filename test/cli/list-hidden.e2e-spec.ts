@@ -1,26 +1,11 @@
-import { execFile } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
+import { requireBuilt } from '../transports/stdio/stdio-process.js';
+import { CLI, runCli } from './cli-run.js';
 
 // The built binary against a compiled fixture app, as an operator runs it.
-const CLI = 'dist/cli/main.js';
 const FIXTURE = 'test/cli/fixtures/hidden-fixture.module.mjs#HiddenFixtureModule';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env.NESTJS_MCP_AUTHORIZATION;
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (...args: string[]) => runCli(args);
 
 beforeAll(() => requireBuilt(CLI));
 

@@ -1,36 +1,20 @@
 // The built binary on the built sample, as a user runs it before `mcp-publisher publish`:
 // issue 32's "`nestjs-mcp server-json` on the sample writes a file that the registry's
 // schema accepts". `npm test` builds both first.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverJsonProblems } from '../support/discovery-schemas.js';
 import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
+import { runCli } from './cli-run.js';
 
-const CLI = join(ROOT, 'dist/cli/main.js');
 const SAMPLE = join(ROOT, 'dist-sample/app.module.js#AppModule');
 const URL_FLAG = ['--url', 'https://mcp.example.com/mcp'];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The CLI in `cwd`, without the sample's OAuth mode unless `env` sets it. */
-function cli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const environment: NodeJS.ProcessEnv = { ...process.env, ...env };
-    for (const name of Object.keys(environment)) {
-      if (/^(SAMPLE_OAUTH_|NESTJS_MCP_)/.test(name) && !(name in env)) delete environment[name];
-    }
-    execFile(process.execPath, [CLI, ...args], { cwd, env: environment }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { cwd, env, unset: /^(SAMPLE_OAUTH_|NESTJS_MCP_)/ });
 
 let dir: string;
 
