@@ -10,6 +10,21 @@ import {
 } from './bullmq-connections.js';
 import { RedisUnavailableError } from './redis-unavailable.error.js';
 
+/**
+ * How long closing waits for `QueueEvents`. BullMQ waits for its blocking connection's
+ * `end`, which ioredis never emits for a connection caught between two reconnections (its
+ * socket is already gone): after Redis came back, shutdown could hang there. Its
+ * reconnection is cancelled either way, so nothing is left running after the bound.
+ */
+const EVENTS_CLOSE_MS = 1_000;
+
+/** `pending`, or nothing once `ms` have passed, whichever comes first. */
+function within(ms: number, pending: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([pending, bound]).finally(() => clearTimeout(timer));
+}
+
 /** Options of {@link BullMqTaskQueue}. */
 export interface BullMqTaskQueueOptions {
   /** The integration's connection: duplicated for BullMQ, never closed here. */
@@ -196,7 +211,7 @@ export class BullMqTaskQueue implements McpTaskQueue {
     // instances that remain; its task is final by then, so the store keeps what it says.
     const closed = await Promise.allSettled([
       this.worker?.close(true),
-      this.events?.close(),
+      this.events && within(EVENTS_CLOSE_MS, this.events.close()),
       this.queue.close(),
     ]);
     // The connections BullMQ was given stay open (it closes only its own duplicates).

@@ -277,6 +277,26 @@ describe('BullMqTaskQueue (BullMQ on a real redis-server)', () => {
     }
   });
 
+  it('closes while Redis is away, its connections waiting to reconnect', async () => {
+    freshQueueName();
+    const own = await startRedisServer();
+    try {
+      const queue = instance({ commandTimeoutMs: 1_000 }, own.url);
+      const ran = recordingWorker(queue);
+      queue.onLost(() => undefined);
+      await queue.enqueue(taskJob());
+      await vi.waitFor(() => expect(ran).toHaveLength(1), WAIT);
+      await own.stop();
+      // Every connection of the queue has lost its socket and waits to reconnect: BullMQ's
+      // QueueEvents would wait for an `end` its connection never emits.
+      await vi.waitFor(() => expect(queue.enqueue(taskJob())).rejects.toThrow(/unavailable/), WAIT);
+      await queue.close();
+      await expect(queue.enqueue(taskJob())).rejects.toThrow(/closed/);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('closes everything it opened, and close() may be called again', async () => {
     freshQueueName();
     const clientsBefore = await clientCount(admin);
