@@ -58,14 +58,16 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
     // German beside English: `Accept-Language: de` gets the texts of i18n/*.yaml, any other
     // language the English of the code (docs/i18n.md).
     i18n: { defaultLocale: 'en', translations: TRANSLATIONS_DIR },
-    // get_product's answer rendered as a card by hosts of MCP Apps (docs/apps.md). No `csp`:
-    // the card loads nothing, so it keeps the default, no network at all.
+    // get_product's answer rendered as a card by hosts of MCP Apps (docs/apps.md). Its CSP
+    // names no domain: the card loads nothing and connects nowhere (what no `csp` means too,
+    // said here so that hosts and readers see it in `_meta.ui.csp`).
     apps: {
       views: {
         'product-card': {
           file: join(VIEWS_DIR, 'product-card.html'),
           title: 'Product card',
           description: 'A product with its price and stock, and a button to restock it.',
+          csp: { connectDomains: [], resourceDomains: [] },
           prefersBorder: true,
         },
       },

@@ -189,6 +189,18 @@ describe.each(ADAPTERS)('the sample catalog on %s', (adapter) => {
           mimeType: 'text/html;profile=mcp-app',
         }),
       ]);
+      // The product card, as hosts of MCP Apps read it: HTML with the CSP it asks for.
+      const card = await reader.sdk.readResource({ uri: 'ui://catalog/product-card' });
+      expect(card.contents).toEqual([
+        expect.objectContaining({
+          uri: 'ui://catalog/product-card',
+          mimeType: 'text/html;profile=mcp-app',
+          _meta: {
+            ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true },
+          },
+        }),
+      ]);
+      expect(card.contents[0].text).toMatch(/^<!doctype html>/i);
       const { resourceTemplates } = await reader.sdk.listResourceTemplates();
       expect(resourceTemplates).toEqual([
         expect.objectContaining({ uriTemplate: 'catalog://products/{id}', name: 'product' }),
