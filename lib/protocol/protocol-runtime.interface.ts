@@ -3,6 +3,7 @@ import type {
   ProtocolEra,
   Resource,
   ResourceTemplateType,
+  ServerCapabilities,
   ServerContext,
   Tool,
 } from '@modelcontextprotocol/server';
@@ -64,6 +65,11 @@ export interface McpProtocolRuntime {
     transport: TransportCaller | TransportResolver,
     unit?: ServingUnit,
   ): CatalogMcpServer;
+  /**
+   * What a server of `era` states in `server/discover` (or `initialize`) to a request, now:
+   * without making an SDK server for it (the Server Card asks for each request).
+   */
+  capabilities(era: ProtocolEra): ServerCapabilities;
   /**
    * Who the caller of a platform request is (the `identity` option, else the default): what
    * every piece of the caller's state is bound to. Resolved once per request.

@@ -1,4 +1,4 @@
-import type { ProtocolEra } from '@modelcontextprotocol/server';
+import type { ProtocolEra, ServerCapabilities } from '@modelcontextprotocol/server';
 import {
   Inject,
   Injectable,
@@ -132,6 +132,10 @@ export class ProtocolRuntime implements McpProtocolRuntime, OnModuleInit, OnAppl
     unit?: ServingUnit,
   ): CatalogMcpServer {
     return this.ready().servers.serverFor(era, transport, unit);
+  }
+
+  capabilities(era: ProtocolEra): ServerCapabilities {
+    return this.ready().servers.capabilities(era);
   }
 
   identityOf(request: unknown): string {

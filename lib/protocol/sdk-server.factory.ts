@@ -118,6 +118,19 @@ export class SdkServerFactory {
     return this.telemetry?.recording === true;
   }
 
+  /**
+   * What a server of `era` states in `initialize` / `server/discover`, as of now (a task
+   * tool added at run time adds tasks); `live`: for a connection (stdio, a 2025 session).
+   */
+  capabilities(era: ProtocolEra, live = false): ServerCapabilities {
+    const tasks = this.hasTaskTools ? this.parts.tasks : undefined;
+    return capabilitiesOf(
+      era === 'modern' || live,
+      tasks?.capabilities(era),
+      this.parts.catalog.extensions,
+    );
+  }
+
   /** The SDK server of one serving unit, its handlers registered. */
   serverFor(
     era: ProtocolEra,
@@ -141,9 +154,7 @@ export class SdkServerFactory {
     // requests), 2025-era clients only on a connection (stdio, a session).
     const canAsk = era === 'modern' || live;
     const tasks = this.hasTaskTools ? this.parts.tasks : undefined;
-    server.registerCapabilities(
-      capabilitiesOf(canAsk, tasks?.capabilities(era), this.parts.catalog.extensions),
-    );
+    server.registerCapabilities(this.capabilities(era, live));
     const legacyClientCapabilities = () => server.getClientCapabilities();
     const target: HandledServer = {
       server,

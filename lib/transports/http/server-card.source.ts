@@ -107,9 +107,8 @@ export class ServerCardSource {
     const endpointUrl = this.endpointUrlFor(request);
     if (endpointUrl === undefined) return undefined;
     const { options } = this.server;
-    // An SDK server made for no caller, as one request's: what it would state in
-    // `server/discover`, extensions included.
-    const capabilities = this.server.serverFor('modern', {}).server.getCapabilities();
+    // What `server/discover` states, extensions included.
+    const capabilities = this.server.capabilities('modern');
     return serverCard({
       discovery: this.discovery,
       serverName: options.name,
