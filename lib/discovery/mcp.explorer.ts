@@ -296,33 +296,18 @@ export class McpExplorer {
 
   /** The method's own MCP decorators, of which it may have one at most. */
   private decorationsOf(method: Function, where: string) {
-    const toolOptions = this.metadataAccessor.getToolOptions(method);
-    const promptOptions = this.metadataAccessor.getPromptOptions(method);
-    const resourceOptions = this.metadataAccessor.getResourceOptions(method);
-    const completion = this.metadataAccessor.getCompletionTarget(method);
-    const methodOptions = this.metadataAccessor.getMethodOptions(method);
-    const appView = this.metadataAccessor.getAppView(method);
-    const explicit = [
-      toolOptions,
-      promptOptions,
-      resourceOptions,
-      completion,
-      methodOptions,
-      appView,
-    ];
-    if (explicit.filter(Boolean).length > 1) {
-      throw new McpConfigurationError(severalDecoratorsMessage(where));
-    }
-    const decorated = explicit.some(Boolean);
-    return {
-      toolOptions,
-      promptOptions,
-      resourceOptions,
-      completion,
-      methodOptions,
-      appView,
-      decorated,
+    const accessor = this.metadataAccessor;
+    const decorations = {
+      toolOptions: accessor.getToolOptions(method),
+      promptOptions: accessor.getPromptOptions(method),
+      resourceOptions: accessor.getResourceOptions(method),
+      completion: accessor.getCompletionTarget(method),
+      methodOptions: accessor.getMethodOptions(method),
+      appView: accessor.getAppView(method),
     };
+    const count = Object.values(decorations).filter(Boolean).length;
+    if (count > 1) throw new McpConfigurationError(severalDecoratorsMessage(where));
+    return { ...decorations, decorated: count > 0 };
   }
 }
 
