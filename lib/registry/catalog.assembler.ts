@@ -97,7 +97,6 @@ export class CatalogAssembler {
     const prompts = mine(explored.prompts);
     const resources = mine(explored.resources);
     const methods = mine(explored.methods);
-    this.views = serverAppViews(this.options.apps?.views, mine(explored.views));
     assertUnique('tool name', tools, (tool) => tool.definition.name);
     assertUniqueAliases(tools);
     assertUnique('prompt name', prompts, (prompt) => prompt.definition.name);
@@ -107,7 +106,10 @@ export class CatalogAssembler {
     );
     this.hiddenMethods = mine(explored.hidden).map(({ where, reason }) => ({ where, reason }));
     for (const resource of resources) this.warnIfAmbiguous(resource);
-    const views = usedAppViews(this.options.name, this.views, tools, explored.tools);
+    const declared = serverAppViews(this.options.apps?.views, mine(explored.views));
+    const views = usedAppViews(this.options.name, declared, tools, explored.tools);
+    // The tools, bound below and added at run time, may name only the views published here.
+    this.views = new Map(views.map((view) => [view.name, view]));
     const bound = resources.map((resource) => this.binder.resource(resource));
     const catalog = new McpCatalog(
       {
@@ -123,8 +125,6 @@ export class CatalogAssembler {
       },
       { maxUriLength: this.options.maxUriLength },
     );
-    // Tools added at run time may name only the views this server publishes.
-    this.views = new Map(views.map((view) => [view.name, view]));
     this.publishViews(catalog, views);
     for (const completer of explored.completers) {
       // A completer follows its target: it serves every server whose entry of that name has
