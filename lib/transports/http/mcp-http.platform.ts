@@ -2,6 +2,7 @@ import type { HttpServer } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { createExpressBodyMiddleware } from './express-body.middleware.js';
 import { createFastifyRouteHook } from './fastify-route.hook.js';
+import { platformOf } from './platform-documents.js';
 import type { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
 interface FastifyInstanceLike {
@@ -27,7 +28,7 @@ export function attachToPlatform(
   endpoint: StreamableHttpEndpoint,
   { isEndpointRequest, routeMarker }: EndpointRoute,
 ): void {
-  const type = (adapter as { getType?: () => string }).getType?.();
+  const type = platformOf(adapter);
   if (type === 'express') {
     adapter.use(createExpressBodyMiddleware(isEndpointRequest, endpoint.limits));
   } else if (type === 'fastify') {

@@ -6,6 +6,7 @@ import {
   PROTECTED_RESOURCE_WELL_KNOWN,
   protectedResourceMetadataPath,
 } from '../../oauth/protected-resource-metadata.js';
+import { pathnameOf, platformOf, servedOnPlatform } from './platform-documents.js';
 
 /** One server whose metadata the app serves, and the paths of its resource. */
 export interface ProtectedResourceEntry {
@@ -80,8 +81,6 @@ function answer(
   return json(200, entry.resourceServer.metadataDocument(request));
 }
 
-const pathnameOf = (url = '/') => url.split('?')[0];
-
 interface FastifyInstanceLike {
   route(options: {
     method: string[];
@@ -112,22 +111,22 @@ export function serveProtectedResourceMetadata(
   adapter: HttpServer,
   entry: ProtectedResourceEntry,
 ): void {
-  const instance = adapter.getInstance() as object;
-  const known = entriesByPlatform.get(instance);
-  if (known) {
-    known.add(entry);
-    return;
-  }
-  const entries = new Set([entry]);
-  entriesByPlatform.set(instance, entries);
-  const type = (adapter as { getType?: () => string }).getType?.();
-  if (type === 'fastify') {
+  servedOnPlatform(entriesByPlatform, adapter, entry, (entries) =>
+    installMetadataRoutes(adapter, entries),
+  );
+}
+
+function installMetadataRoutes(
+  adapter: HttpServer,
+  entries: ReadonlySet<ProtectedResourceEntry>,
+): void {
+  if (platformOf(adapter) === 'fastify') {
     const handler = (request: FastifyRequestLike, reply: FastifyReplyLike) => {
       const found = answer(entries, request.method, pathnameOf(request.url), request);
       if (!found) return reply.callNotFound();
       return reply.code(found.status).headers(found.headers).send(found.body);
     };
-    const fastify = instance as FastifyInstanceLike;
+    const fastify = adapter.getInstance() as FastifyInstanceLike;
     for (const url of [PROTECTED_RESOURCE_WELL_KNOWN, `${PROTECTED_RESOURCE_WELL_KNOWN}/*`]) {
       fastify.route({ method: ['GET', 'OPTIONS'], url, handler });
     }

@@ -10,6 +10,7 @@ import {
   DISCOVERY_RESPONSE_HEADERS,
   SERVER_CARD_MEDIA_TYPE,
 } from './server-card.js';
+import { pathnameOf, platformOf, servedOnPlatform } from './platform-documents.js';
 import type { CardRequest, ServerCardSource } from './server-card.source.js';
 
 interface Answer {
@@ -93,7 +94,6 @@ function answer(
 }
 
 const DISCOVERY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const pathnameOf = (url = '/') => url.split('?')[0]!;
 
 interface FastifyInstanceLike {
   addHook(
@@ -119,17 +119,14 @@ interface FastifyReplyLike {
  * adds its source. The card's path follows the global prefix, read at each request.
  */
 export function serveServerCards(adapter: HttpServer, source: ServerCardSource): void {
-  const instance = adapter.getInstance() as object;
-  const known = sourcesByPlatform.get(instance);
-  if (known) {
-    known.add(source);
-    return;
-  }
-  const sources = new Set([source]);
-  sourcesByPlatform.set(instance, sources);
-  const type = (adapter as { getType?: () => string }).getType?.();
-  if (type === 'fastify') {
-    (instance as FastifyInstanceLike).addHook('onRequest', (request, reply, done) => {
+  servedOnPlatform(sourcesByPlatform, adapter, source, (sources) =>
+    installCardRoutes(adapter, sources),
+  );
+}
+
+function installCardRoutes(adapter: HttpServer, sources: ReadonlySet<ServerCardSource>): void {
+  if (platformOf(adapter) === 'fastify') {
+    (adapter.getInstance() as FastifyInstanceLike).addHook('onRequest', (request, reply, done) => {
       const found = DISCOVERY_METHODS.has(request.method ?? '')
         ? answer(sources, request, pathnameOf(request.url))
         : undefined;
