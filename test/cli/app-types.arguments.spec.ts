@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArguments } from '../../lib/cli/cli.arguments.js';
-import { CliUsageError } from '../../lib/cli/cli-usage.error.js';
+import { usageErrorOf } from './cli-run.js';
 
 const MODULE = 'dist/app.module.js';
-
-function usageError(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CliUsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a CliUsageError');
-}
 
 describe('parseCliArguments: app-types', () => {
   it('reads --server and --out, or --check; stdout without either', () => {
@@ -46,23 +36,25 @@ describe('parseCliArguments: app-types', () => {
     [['--url', 'https://x.example/mcp'], '--url is for the server-json command'],
     [['extra'], 'Unexpected argument "extra"'],
   ])('refuses app-types %j with a message that says what to type', (flags, message) => {
-    expect(usageError(() => parseCliArguments(['app-types', MODULE, ...flags]))).toContain(message);
+    expect(usageErrorOf(() => parseCliArguments(['app-types', MODULE, ...flags]))).toContain(
+      message,
+    );
   });
 
   it('asks for the module, and names app-types among the commands', () => {
-    expect(usageError(() => parseCliArguments(['app-types']))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['app-types']))).toContain(
       'Give the module: nestjs-mcp app-types <module-file>#<ExportName>',
     );
-    expect(usageError(() => parseCliArguments(['types', MODULE]))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['types', MODULE]))).toContain(
       'use list, call, serve, contract, server-json or app-types',
     );
   });
 
   it('says which commands take --out and --check', () => {
-    expect(usageError(() => parseCliArguments(['list', MODULE, '--out', 'x']))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['list', MODULE, '--out', 'x']))).toContain(
       '--out is for the contract command (and server-json, app-types)',
     );
-    expect(usageError(() => parseCliArguments(['call', MODULE, 't', '--check', 'x']))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['call', MODULE, 't', '--check', 'x']))).toContain(
       '--check is for the contract command (and app-types)',
     );
   });

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { expect } from 'vitest';
+import { parseCliArguments, type CliArguments } from '../../lib/cli/cli.arguments.js';
+import { CliUsageError } from '../../lib/cli/cli-usage.error.js';
 import { ROOT } from '../transports/stdio/stdio-process.js';
 
 /** The built binary (`npm test` builds it first). */
@@ -49,4 +52,41 @@ export function expectUsageError(run: CliRun, text: string): void {
   expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(run.stderr).toContain(text);
   expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** What a command wrote to one of its streams, in process. */
+function sink() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+type Command = (
+  args: CliArguments,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+) => Promise<number>;
+
+/** Runs a command in process on a command line: its exit code and both streams. */
+export async function runCommand(command: Command, argv: string[]): Promise<CliRun> {
+  const out = sink();
+  const err = sink();
+  const code = await command(parseCliArguments(argv), out.stream, err.stream);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+/** The message of the `CliUsageError` that `run` throws (the CLI prints it, exit 2). */
+export function usageErrorOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliUsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a CliUsageError');
 }

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArguments } from '../../lib/cli/cli.arguments.js';
-import { CliUsageError } from '../../lib/cli/cli-usage.error.js';
+import { usageErrorOf } from './cli-run.js';
 import { parseContractCallers } from '../../lib/cli/contract-caller.parser.js';
 
 const MODULE = 'dist/app.module.js';
-
-function usageError(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CliUsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a CliUsageError');
-}
 
 describe('parseCliArguments: contract', () => {
   it('reads --out, --as, --locale and --server', () => {
@@ -60,27 +50,29 @@ describe('parseCliArguments: contract', () => {
     [['--out', 'a.json', '--locale', 'de', '--locale', 'DE'], '--locale DE is given twice'],
     [['--out', 'a.json', 'extra'], 'Unexpected argument "extra"'],
   ])('refuses contract %j with a message that says what to type', (flags, message) => {
-    expect(usageError(() => parseCliArguments(['contract', MODULE, ...flags]))).toContain(message);
+    expect(usageErrorOf(() => parseCliArguments(['contract', MODULE, ...flags]))).toContain(
+      message,
+    );
   });
 
   it.each(['--as', '--out', '--check'])('keeps %s to the contract command', (flag) => {
-    expect(usageError(() => parseCliArguments(['list', MODULE, flag, 'x']))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['list', MODULE, flag, 'x']))).toContain(
       `${flag} is for the contract command`,
     );
   });
 
   it('takes one --locale on list, call and serve, a language tag', () => {
     expect(parseCliArguments(['list', MODULE, '--locale', 'de']).locales).toEqual(['de']);
-    expect(usageError(() => parseCliArguments(['list', MODULE, '--locale', 'x']))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['list', MODULE, '--locale', 'x']))).toContain(
       '--locale needs a language tag such as de or en-US (got "x")',
     );
     expect(
-      usageError(() => parseCliArguments(['serve', MODULE, '--locale', 'de', '--locale', 'en'])),
+      usageErrorOf(() => parseCliArguments(['serve', MODULE, '--locale', 'de', '--locale', 'en'])),
     ).toContain('--locale is given 2 times; list, call and serve take one');
   });
 
   it('names contract among the commands', () => {
-    expect(usageError(() => parseCliArguments(['snapshot', MODULE]))).toContain(
+    expect(usageErrorOf(() => parseCliArguments(['snapshot', MODULE]))).toContain(
       'use list, call, serve, contract, server-json or app-types',
     );
   });
@@ -127,7 +119,7 @@ describe('parseContractCallers', () => {
     [['A: 1', 'a: 1'], 'twice; give each caller once'],
     [['anonymous', 'anonymous'], 'gives the caller anonymous twice'],
   ])('refuses %j, without printing the credential', (flags, message) => {
-    const text = usageError(() => parseContractCallers(flags));
+    const text = usageErrorOf(() => parseContractCallers(flags));
     expect(text).toContain(message);
     expect(text).not.toContain('secret-value');
   });

@@ -5,12 +5,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCliArguments } from '../../lib/cli/cli.arguments.js';
 import { CliUsageError, EXIT_FAILURE, EXIT_OK } from '../../lib/cli/cli-usage.error.js';
 import { contractCommand } from '../../lib/cli/contract.command.js';
+import { runCommand } from './cli-run.js';
 
 const fixture = (file: string, exportName: string) =>
   `${fileURLToPath(new URL(`fixtures/${file}`, import.meta.url))}#${exportName}`;
@@ -19,28 +18,9 @@ const SHOP = fixture('contract-fixture.module.mjs', 'ContractFixtureModule');
 /** One server, members, whose endpoint guard wants `Authorization: Bearer member`. */
 const MEMBERS = fixture('guarded-fixture.module.mjs', 'GuardedFixtureModule');
 
-/** A stream that keeps what is written to it. */
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
 /** Runs `nestjs-mcp contract ...argv` in process: the exit code and both streams. */
-async function contract(...argv: string[]) {
-  const out = sink();
-  const err = sink();
-  const code = await contractCommand(
-    parseCliArguments(['contract', ...argv]),
-    out.stream,
-    err.stream,
-  );
-  return { code, stdout: out.text(), stderr: err.text() };
+function contract(...argv: string[]) {
+  return runCommand(contractCommand, ['contract', ...argv]);
 }
 
 /** The usage error a command line ends with (the CLI prints it and exits with 2). */

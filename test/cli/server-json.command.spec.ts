@@ -5,7 +5,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCliArguments } from '../../lib/cli/cli.arguments.js';
@@ -13,31 +12,13 @@ import { CliUsageError, EXIT_OK } from '../../lib/cli/cli-usage.error.js';
 import { serverJsonCommand } from '../../lib/cli/server-json.command.js';
 import { ServerSelectionError } from '../../lib/transports/server.selector.js';
 import { serverJsonProblems } from '../support/discovery-schemas.js';
+import { runCommand, usageErrorOf } from './cli-run.js';
 
 const MODULE = `${fileURLToPath(new URL('fixtures/discovery-fixture.module.mjs', import.meta.url))}#DiscoveryFixtureModule`;
 
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
 /** Runs `nestjs-mcp server-json <fixture> ...argv` in process. */
-async function serverJson(...argv: string[]) {
-  const out = sink();
-  const err = sink();
-  const code = await serverJsonCommand(
-    parseCliArguments(['server-json', MODULE, ...argv]),
-    out.stream,
-    err.stream,
-  );
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const serverJson = (...argv: string[]) =>
+  runCommand(serverJsonCommand, ['server-json', MODULE, ...argv]);
 
 async function failure(...argv: string[]): Promise<Error> {
   const error = await serverJson(...argv).then(
@@ -185,15 +166,8 @@ describe('nestjs-mcp server-json (in process)', () => {
 });
 
 /** The usage error of `nestjs-mcp server-json m.js ...argv`. */
-const usage = (...argv: string[]) => {
-  try {
-    parseCliArguments(['server-json', 'm.js', ...argv]);
-  } catch (error) {
-    expect(error).toBeInstanceOf(CliUsageError);
-    return (error as Error).message;
-  }
-  throw new Error('no usage error');
-};
+const usage = (...argv: string[]) =>
+  usageErrorOf(() => parseCliArguments(['server-json', 'm.js', ...argv]));
 
 describe('parseCliArguments for server-json', () => {
   it('reads --url, --server and --out', () => {
