@@ -10,11 +10,7 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
 } from '@modelcontextprotocol/client';
-import {
-  EXTENSION_ID,
-  RESOURCE_MIME_TYPE,
-  RESOURCE_URI_META_KEY,
-} from '@modelcontextprotocol/ext-apps/server';
+import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Injectable, Module } from '@nestjs/common';
@@ -28,13 +24,13 @@ import {
   type McpServerHost,
 } from 'nestjs-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopesFromHeader, viewFile } from '../fixtures/apps.fixture.js';
+import { scopesFromHeader, UI_CAPABILITY, viewFile } from '../fixtures/apps.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
+import { errorOf } from '../support/mcp-clients.js';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
 
 const logs = captureLogs();
 
-const UI_CAPABILITY = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 const CARD = 'ui://shop/card';
 const BOARD = 'ui://shop/board';
 const UNKNOWN = 'ui://shop/no-such-view';
@@ -129,16 +125,6 @@ const ERAS = [
     },
   },
 ] as const;
-
-/** The JSON-RPC error a request ends with, as the SDK client rejects it. */
-async function errorOf(request: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const error = await request.then(
-    () => undefined,
-    (reason: unknown) => reason as { code: number; message: string },
-  );
-  expect(error, 'the request should have failed').toBeDefined();
-  return error!;
-}
 
 const toolNames = async (client: any): Promise<string[]> =>
   (await client.listTools()).tools.map((tool: any) => tool.name).toSorted();

@@ -18,14 +18,14 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_CARD_UI, WRITE_SCOPE } from '../fixtures/apps.fixture.js';
+import { PRODUCT_CARD_UI, UI_CAPABILITY, WRITE_SCOPE } from '../fixtures/apps.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
+import { errorOf } from '../support/mcp-clients.js';
 import { buildFixture } from '../support/fixture-build.js';
 import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
 
 captureLogs();
 
-const UI_CAPABILITY = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 const PRODUCT_CARD = 'ui://shop/product-card';
 const STOCK_REPORT = 'ui://shop/stock-report';
 const DASHBOARD = 'ui://shop/dashboard';
@@ -110,16 +110,6 @@ const ERAS = [
     },
   },
 ] as const;
-
-/** The JSON-RPC error a request ends with, as the SDK client rejects it. */
-async function errorOf(request: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const error = await request.then(
-    () => undefined,
-    (reason: unknown) => reason as { code: number; message: string },
-  );
-  expect(error, 'the request should have failed').toBeDefined();
-  return error!;
-}
 
 const byName = (tools: Array<Record<string, any>>, name: string) =>
   tools.find((tool) => tool.name === name);

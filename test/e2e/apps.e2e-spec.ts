@@ -19,13 +19,18 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appsAppModule, PRODUCT_CARD_UI, WRITE_SCOPE } from '../fixtures/apps.fixture.js';
+import {
+  appsAppModule,
+  PRODUCT_CARD_UI,
+  UI_CAPABILITY,
+  WRITE_SCOPE,
+} from '../fixtures/apps.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
+import { errorOf } from '../support/mcp-clients.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/fixture-app.js';
 
 const logs = captureLogs();
 
-const UI_CAPABILITY = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 const PRODUCT_CARD = 'ui://shop/product-card';
 const STOCK_REPORT = 'ui://shop/stock-report';
 const DASHBOARD = 'ui://shop/dashboard';
@@ -86,16 +91,6 @@ const ERAS = [
 
 /** How many times the dashboard was made, as its HTML says. */
 const readsOf = (html: string) => Number(/read (\d+)/.exec(html)![1]);
-
-/** The JSON-RPC error a request ends with, as the SDK client rejects it. */
-async function errorOf(request: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const error = await request.then(
-    () => undefined,
-    (reason: unknown) => reason as { code: number; message: string },
-  );
-  expect(error, 'the request should have failed').toBeDefined();
-  return error!;
-}
 
 describe.each(ADAPTERS)('MCP Apps on %s', (adapter) => {
   let running: RunningApp;

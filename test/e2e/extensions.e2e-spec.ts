@@ -17,7 +17,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extensionsAppModule, FLAGS, LEDGER } from '../fixtures/extensions.fixture.js';
 import { captureLogs } from '../support/captured-logs.js';
-import { anyResultSchema } from '../support/mcp-clients.js';
+import { anyResultSchema, errorOf } from '../support/mcp-clients.js';
 import { startApp, type HttpAdapterName, type RunningApp } from '../support/fixture-app.js';
 import { postModern } from '../support/mcp-post.js';
 import { InMemoryOtel } from '../telemetry/in-memory-otel.js';
@@ -44,18 +44,6 @@ async function legacyClient(url: URL, extensions: Record<string, object>) {
   );
   await client.connect(new LegacyTransport(url));
   return client;
-}
-
-/** The JSON-RPC error a call ends with, as the SDK client rejects it. */
-async function errorOf(
-  call: Promise<unknown>,
-): Promise<{ code: number; message: string; data?: any }> {
-  const error = await call.then(
-    () => undefined,
-    (reason: unknown) => reason as { code: number; message: string; data?: any },
-  );
-  expect(error, 'the call should have failed').toBeDefined();
-  return error!;
 }
 
 /** A raw 2026-07-28 request that declares `extensions` (what the SDK client sends). */

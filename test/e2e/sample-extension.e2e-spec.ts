@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../../sample/app.module.js';
 import { AUDIT_EXTENSION } from '../../sample/catalog/catalog-audit.extension.js';
 import { SAMPLE_DEFAULTS } from '../../sample/sample.config.js';
-import { anyResultSchema } from '../support/mcp-clients.js';
+import { anyResultSchema, errorOf } from '../support/mcp-clients.js';
 import { startApp, type RunningApp } from '../support/fixture-app.js';
 import { postModern } from '../support/mcp-post.js';
 import { requireBuilt, ROOT } from '../transports/stdio/stdio-process.js';
@@ -51,15 +51,6 @@ const legacy = (client: LegacyClient): AuditClient => ({
 
 const DECLARED = { extensions: { [AUDIT_EXTENSION]: {} } };
 
-async function failureOf(call: Promise<unknown>) {
-  const error = (await call.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )) as { code: number; message: string } | undefined;
-  expect(error, 'the call should have failed').toBeDefined();
-  return error!;
-}
-
 /** What every client, on any transport, sees of the extension as the admin. */
 async function expectAuditServed(client: AuditClient) {
   expect(client.capabilities()?.extensions?.[AUDIT_EXTENSION]).toEqual({ retainedCalls: 100 });
@@ -68,7 +59,7 @@ async function expectAuditServed(client: AuditClient) {
   expect(calls).toEqual([
     expect.objectContaining({ tool: 'search_products', outcome: 'success', caller: 'admin' }),
   ]);
-  const invalid = await failureOf(client.recent({ limit: 500, outcome: 'maybe' }));
+  const invalid = await errorOf(client.recent({ limit: 500, outcome: 'maybe' }));
   expect(invalid.code).toBe(-32602);
   expect(invalid.message).toMatch(/limit must not be greater than 100/);
   expect(invalid.message).toMatch(/outcome must be one of "success", "error"/);
@@ -106,7 +97,7 @@ describe('the sample audit extension over HTTP, 2026-07-28', () => {
 
   it('refuses the reader by the scope the method needs', async () => {
     const reader = await connect(SAMPLE_DEFAULTS.readerToken, DECLARED);
-    const error = await failureOf(reader.recent({}));
+    const error = await errorOf(reader.recent({}));
     expect(error.message).toMatch(/catalog\.write/);
   });
 
@@ -166,7 +157,7 @@ describe('the sample audit extension over stdio', () => {
     const client = new LegacyClient({ name: 'sample-extension-stdio-v1', version: '1.0.0' });
     await client.connect(new LegacyStdioTransport(serverParameters));
     try {
-      const error = await failureOf(legacy(client).recent({}));
+      const error = await errorOf(legacy(client).recent({}));
       expect(error.code).toBe(-32021);
       expect(error.message).toContain(`needs the extension "${AUDIT_EXTENSION}"`);
     } finally {

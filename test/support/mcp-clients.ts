@@ -4,6 +4,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { expect } from 'vitest';
 
 /** What the e2e tests need of a client, whichever SDK it comes from. */
 export interface TestClient {
@@ -68,3 +69,20 @@ export const anyResultSchema = {
     validate: (value: unknown) => ({ value: value as Record<string, any> }),
   },
 };
+
+/** A JSON-RPC error as the SDK clients reject a request with it. */
+export interface RejectedRequest {
+  code: number;
+  message: string;
+  data?: any;
+}
+
+/** The JSON-RPC error a request ends with; fails the test when it succeeds. */
+export async function errorOf(request: Promise<unknown>): Promise<RejectedRequest> {
+  const error = await request.then(
+    () => undefined,
+    (reason: unknown) => reason as RejectedRequest,
+  );
+  expect(error, 'the request should have failed').toBeDefined();
+  return error!;
+}
