@@ -14,6 +14,7 @@ import type { McpModuleOptions } from '../interfaces/mcp-module-options.interfac
 import type { McpChange } from '../interfaces/mcp-scale-out.interface.js';
 import type { CatalogList, NamedScopeRequirement } from '../registry/mcp-catalog.js';
 import type { CatalogMcpServer } from './catalog-mcp.server.js';
+import type { DirectServing } from './direct-serving.js';
 import type { ServingUnit } from './server-tracing.js';
 
 export type { TransportCaller } from '../execution/mcp-call.js';
@@ -65,6 +66,11 @@ export interface McpProtocolRuntime {
     transport: TransportCaller | TransportResolver,
     unit?: ServingUnit,
   ): CatalogMcpServer;
+  /**
+   * What the fast path serves a stateless request of `era` with, without an SDK server per
+   * request; `undefined` while requests are traced (the SDK's servers carry the spans).
+   */
+  direct(era: ProtocolEra): Promise<DirectServing> | undefined;
   /**
    * What a server of `era` states in `server/discover` (or `initialize`) to a request, now:
    * without making an SDK server for it (the Server Card asks for each request).

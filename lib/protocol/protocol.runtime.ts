@@ -17,6 +17,7 @@ import { CatalogAssembler } from '../registry/catalog.assembler.js';
 import type { CatalogList, McpCatalog } from '../registry/mcp-catalog.js';
 import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
 import type { CatalogMcpServer } from './catalog-mcp.server.js';
+import type { DirectServing } from './direct-serving.js';
 import { McpNotifier } from './mcp-notifier.js';
 import type {
   McpProtocolRuntime,
@@ -132,6 +133,11 @@ export class ProtocolRuntime implements McpProtocolRuntime, OnModuleInit, OnAppl
     unit?: ServingUnit,
   ): CatalogMcpServer {
     return this.ready().servers.serverFor(era, transport, unit);
+  }
+
+  direct(era: ProtocolEra): Promise<DirectServing> | undefined {
+    const { servers } = this.ready();
+    return servers.tracing ? undefined : servers.direct(era);
   }
 
   capabilities(era: ProtocolEra): ServerCapabilities {

@@ -9,6 +9,7 @@ import type { McpCatalog } from '../registry/mcp-catalog.js';
 import { CallPhaseSpans } from '../telemetry/call-phase.spans.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { CatalogMcpServer } from './catalog-mcp.server.js';
+import { DirectServing } from './direct-serving.js';
 import { DeprecatedAliases } from './deprecated-aliases.js';
 import { completionHandlers } from './handlers/completion.handlers.js';
 import { extensionMethodHandlers } from './handlers/extension-method.handlers.js';
@@ -28,6 +29,7 @@ import type { McpNotifier } from './mcp-notifier.js';
 import type { TransportResolver } from './protocol-runtime.interface.js';
 import type { RequestScopes } from './request-scopes.js';
 import { traceServer, type ServingUnit } from './server-tracing.js';
+import { WireEncoder } from './wire.encoder.js';
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -74,6 +76,8 @@ export class SdkServerFactory {
   /** Whether a tool of the catalog runs as a task: then the servers speak `tasks/*`. */
   private hasTaskTools = false;
   private warnedCannotAsk = false;
+  /** The fast path's serving of each era, with and without task tools (made on first use). */
+  private readonly directs = new Map<string, Promise<DirectServing>>();
 
   constructor(private readonly parts: SdkServerParts) {
     const { options, catalog, localization, tasks, notifier } = parts;
@@ -131,6 +135,25 @@ export class SdkServerFactory {
     );
   }
 
+  /**
+   * What the fast path serves a request of `era` with, without an SDK server of its own
+   * (`direct-serving.ts`); made once per era, and again when task tools come or go (a
+   * 2025-11-25 list then says which tools run as tasks).
+   */
+  direct(era: ProtocolEra): Promise<DirectServing> {
+    const tasks = this.hasTaskTools ? this.parts.tasks : undefined;
+    const key = tasks ? `${era} with tasks` : era;
+    let found = this.directs.get(key);
+    if (!found) {
+      const [info, options] = this.serverArgs[era];
+      found = WireEncoder.of(era, info, options).then(
+        (encoder) => new DirectServing(this.serving, era, this.parts.scopes, encoder, tasks),
+      );
+      this.directs.set(key, found);
+    }
+    return found;
+  }
+
   /** The SDK server of one serving unit, its handlers registered. */
   serverFor(
     era: ProtocolEra,
@@ -160,6 +183,7 @@ export class SdkServerFactory {
       server,
       era,
       live,
+      ...(live && { connection: server }),
       canAsk,
       ...(tasks && { tasks }),
       scopeOf: (ctx: ServerContext) =>

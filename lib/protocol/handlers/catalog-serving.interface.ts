@@ -30,13 +30,21 @@ export interface CatalogServing {
   cannotAsk(what: string): void;
 }
 
-/** One SDK server the handlers are registered on: one serving unit's. */
+/**
+ * What handlers are registered on and project tool results with: the SDK's low-level
+ * server of a serving unit, or the fast path's table of handlers (`direct-serving.ts`).
+ */
+export type HandlerHost = Pick<Server, 'setRequestHandler' | 'projectCallToolResult'>;
+
+/** One SDK server the handlers are registered on: one serving unit's (or the fast path's). */
 export interface HandledServer {
-  /** The SDK's low-level server, which carries the handlers. */
-  readonly server: Server;
+  /** What carries the handlers. */
+  readonly server: HandlerHost;
   readonly era: ProtocolEra;
   /** A connection that outlives requests (stdio, a 2025 session): changes are pushed to it. */
   readonly live: boolean;
+  /** The SDK server of a live connection, which changes are pushed through. */
+  readonly connection?: Server;
   /**
    * Whether the client can be asked questions and told of changes: a 2026-07-28 client
    * always, a 2025-era one on a connection (a 2025 client served per request is promised none).

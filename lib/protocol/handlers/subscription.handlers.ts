@@ -36,5 +36,5 @@ export const subscriptionHandlers: Handlers = (serving, target) => {
     subscribed.delete(request.params.uri);
     return {};
   });
-  if (target.live) pushChanges(serving.notifier, target.server, subscribed);
+  if (target.connection) pushChanges(serving.notifier, target.connection, subscribed);
 };

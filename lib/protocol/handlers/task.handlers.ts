@@ -59,7 +59,7 @@ type OwnTask = (taskId: string, ctx: ServerContext) => Promise<McpTask>;
  */
 export class TaskHandlers {
   /** The tasks each 2025 session started, whose status changes it is told of. */
-  private readonly sessionTasks = new WeakMap<Server, Set<string>>();
+  private readonly sessionTasks = new WeakMap<object, Set<string>>();
 
   constructor(
     private readonly store: McpTaskStore,
@@ -91,7 +91,8 @@ export class TaskHandlers {
     tool: RegisteredTool,
     params: CallToolRequestParams,
     era: ProtocolEra,
-    server: Server,
+    /** What the call was served on: a 2025 session's server keeps its tasks' ids. */
+    server: object,
   ): Promise<TaskCall | undefined> {
     const mode = tool.task?.mode;
     const task = (params as { task?: unknown }).task;

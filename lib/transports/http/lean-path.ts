@@ -2,27 +2,52 @@ import {
   SdkError,
   SdkErrorCode,
   type AuthInfo,
+  type JSONRPCRequest,
   type McpServer,
+  type MessageClassification,
   type MessageExtraInfo,
   type ProtocolEra,
+  type Result,
+  type ScopeChallengeHandler,
 } from '@modelcontextprotocol/server';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   CatalogList,
   McpProtocolRuntime,
   TransportCaller,
 } from '../../protocol/protocol-runtime.interface.js';
+import type { DirectServing } from '../../protocol/direct-serving.js';
+import { MODERN_REVISION } from '../../protocol/protocol-revisions.js';
+import { fastRouteOf, type FastRoute } from './fast-path.rules.js';
 import type { HttpExchange } from './http-exchange.factory.js';
+import { LeanEventStream } from './lean-event.stream.js';
 import { LeanExchangeTransport } from './lean-exchange.transport.js';
-import { leanRouteOf, type LeanCatalogFacts, type LeanRoute } from './lean-path.rules.js';
+import { leanRouteOf, type LeanCatalogFacts } from './lean-path.rules.js';
+import {
+  directReply,
+  reply,
+  SSE_HEADERS,
+  standInRequest,
+  type Answer,
+  type Served,
+} from './lean-reply.js';
 
-/** A lean answer, ready to write: the status and the JSON text of the JSON-RPC response. */
-export interface LeanReply {
-  readonly status: number;
-  readonly text: string;
-}
+export { writeLeanReply, type LeanReply } from './lean-reply.js';
 
 type CreateServer = (era: ProtocolEra, transport: TransportCaller) => McpServer;
+
+/** A request either path serves: its era and its message as sent. */
+interface ServedRoute {
+  readonly era: ProtocolEra;
+  readonly message: JSONRPCRequest;
+}
+
+/** What the lean path hands the SDK's protocol layer for one request. */
+interface SdkDispatch extends ServedRoute {
+  /** The edge classification (modern era only). */
+  readonly classification?: MessageClassification;
+  /** The outcome of a handler the fast path ran already, for the SDK to finish. */
+  readonly settle?: () => Promise<Result>;
+}
 
 /** The lists whose answer can be served as cached JSON text, and the catalog list of each. */
 const LIST_METHODS: ReadonlyMap<string, CatalogList> = new Map([
@@ -31,53 +56,28 @@ const LIST_METHODS: ReadonlyMap<string, CatalogList> = new Map([
   ['resources/list', 'resources'],
 ]);
 
-/** The headers of a streamed answer: those of the SDK's per-request transport. */
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-};
-
 /** Whether a schema declares `x-mcp-header` parameters somewhere (decided once per schema). */
 const declaresHeaders = new WeakMap<object, boolean>();
 
-/**
- * The web request the SDK hands handlers as `ctx.http.req`, on the lean path: no undici
- * `Request` is made (bench/README.md: about 27 us each). It offers the method, the URL,
- * the headers (made when first read) and the exchange's abort signal.
- */
-function standInRequest(request: IncomingMessage, signal: AbortSignal): Request {
-  let headers: Headers | undefined;
-  return {
-    method: 'POST',
-    url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
-    signal,
-    get headers() {
-      if (!headers) {
-        headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) {
-          if (value === undefined || name.startsWith(':')) continue;
-          if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-          else headers.set(name, value);
-        }
-      }
-      return headers;
-    },
-  } as unknown as Request;
-}
+/** The classification a modern request is dispatched with (the SDK classifier's). */
+const MODERN: MessageClassification = { era: 'modern', revision: MODERN_REVISION };
 
 /**
- * The lean path of the HTTP endpoint (docs/performance.md, "Lean path"): the stateless
- * requests that dominate traffic skip the SDK's web-standard entry (undici `Request` and
- * `Response`, web streams, its routing) but not its protocol layer. Each request gets a
- * server from the same factory as the SDK's entry, bound to the request's era through the
- * SDK's public per-request transport (`LeanExchangeTransport`), and the SDK's
- * `Server`/`Protocol` validates, dispatches and encodes it over that transport, which
- * captures the one answer. What `lean-path.rules.ts` does not admit goes to the SDK.
+ * The stateless requests that dominate traffic, served without the SDK's web-standard entry
+ * (docs/performance.md), in two tiers:
  *
- * Lists every caller sees alike are kept as JSON text per (era, locale, method) until the
- * catalog changes, and written as they are while no tracer records requests.
+ * - the **fast path** (issue 28): a request `fast-path.rules.ts` admits is answered by the
+ *   catalog's handlers directly (`DirectServing`), with no SDK server, no zod parse and no
+ *   web object but the ones a handler reads; the SDK's wire codec encodes the answer;
+ * - the **lean path** (issue 19): a request `lean-path.rules.ts` admits gets an SDK server
+ *   from the same factory as the SDK's entry, bound to the request's era through the SDK's
+ *   per-request transport (`LeanExchangeTransport`), whose `Server`/`Protocol` validates,
+ *   dispatches and encodes it. It also finishes what the fast path ran but the SDK has
+ *   rules of its own for (an input-required result).
+ *
+ * What neither admits goes to the SDK's entry. Lists every caller sees alike are kept as
+ * JSON text per (era, locale, method) until the catalog changes, and written as they are
+ * while no tracer records requests.
  */
 export class LeanPath {
   private readonly facts: LeanCatalogFacts;
@@ -86,10 +86,15 @@ export class LeanPath {
   private generation = 0;
   private readonly stopClearing: () => void;
 
+  /**
+   * @param challenge with `auth`: the 403 of an operation the token lacks scopes for, which
+   *   the SDK's entry answers (WWW-Authenticate)
+   */
   constructor(
     private readonly server: McpProtocolRuntime,
     private readonly create: CreateServer,
     private readonly legacyStateless: boolean,
+    private readonly challenge?: ScopeChallengeHandler,
   ) {
     this.facts = {
       isTaskTool: (name) => server.tool(name)?.task === true,
@@ -113,23 +118,134 @@ export class LeanPath {
   }
 
   /**
-   * Answers a request the lean path admits, or returns `undefined` (before any work that
-   * shows) for the SDK's entry to answer. The answer is JSON text, or a web `Response`
-   * streaming the request's notifications and then its response (SSE).
+   * Answers a request the fast or the lean path admits, or returns `undefined` (before any
+   * work that shows) for the SDK's entry to answer. The answer is JSON text, or a web
+   * `Response` streaming the request's notifications and then its response (SSE).
    */
   async serve(
     exchange: HttpExchange,
     body: unknown,
     caller: TransportCaller,
     signal: AbortSignal,
-  ): Promise<LeanReply | Response | undefined> {
+  ): Promise<Answer | undefined> {
+    const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
+    const fast = fastRouteOf(exchange.request, body, this.legacyStateless, this.facts);
+    if (fast) {
+      // With `auth`, an operation the token lacks scopes for: the SDK's entry answers 403.
+      if (this.challenge?.({ request: fast.message, ...(authInfo && { authInfo }) })) {
+        return undefined;
+      }
+      const direct = this.server.direct(fast.era);
+      if (direct) {
+        const listKey = this.listKeyOf(fast, caller.locale);
+        const cached = listKey === undefined ? undefined : this.lists.get(listKey);
+        if (cached !== undefined) return { status: 200, text: reply(cached, fast.message.id) };
+        const generation = this.generation;
+        const answer = await this.serveDirect(fast, body, await direct, exchange, caller, signal);
+        if (
+          listKey !== undefined &&
+          generation === this.generation &&
+          answer.result !== undefined
+        ) {
+          this.lists.set(listKey, answer.result);
+        }
+        return answer.reply;
+      }
+    }
     const route = leanRouteOf(exchange.request, body, this.legacyStateless, this.facts);
     if (!route) return undefined;
     const listKey = this.listKeyOf(route, caller.locale);
     const cached = listKey === undefined ? undefined : this.lists.get(listKey);
     if (cached !== undefined) return { status: 200, text: reply(cached, route.message.id) };
     const generation = this.generation;
+    const answer = await this.dispatch(route, exchange, caller, signal, authInfo);
+    if (answer === undefined) return undefined;
+    if (listKey !== undefined && generation === this.generation && answer.result !== undefined) {
+      this.lists.set(listKey, answer.result);
+    }
+    return answer.reply;
+  }
+
+  /**
+   * A request the fast path admitted, answered by the catalog's handlers. The first
+   * notification of the request (a 2025 server logs until `logging/setLevel`) turns the
+   * answer into the SSE stream the SDK's transport makes: the notification now, the
+   * response when it comes.
+   */
+  private async serveDirect(
+    route: FastRoute,
+    body: unknown,
+    direct: DirectServing,
+    exchange: HttpExchange,
+    caller: TransportCaller,
+    signal: AbortSignal,
+  ): Promise<Served> {
+    const { message, envelope } = route;
     const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
+    let events: LeanEventStream | undefined;
+    let streamed!: (response: Response) => void;
+    const streaming = new Promise<Response>((resolve) => (streamed = resolve));
+    const outcome = direct.serve({
+      message,
+      ...(envelope && { envelope }),
+      caller,
+      signal,
+      ...(authInfo && { authInfo }),
+      httpRequest: standInRequest(exchange.request, signal),
+      notify: (notification) => {
+        if (signal.aborted) return;
+        if (!events) {
+          events = new LeanEventStream(() => undefined);
+          streamed(new Response(events.readable, { headers: SSE_HEADERS }));
+        }
+        events.write(notification);
+      },
+    });
+    const answered = outcome.then((done) =>
+      done.kind === 'sdk'
+        ? this.finishInSdk(route, body, done.settle, exchange, caller, signal)
+        : directReply(route, done, events, signal),
+    );
+    return Promise.race([answered, streaming.then((stream) => ({ reply: stream }))]);
+  }
+
+  /** Hands what a handler of the fast path produced to an SDK server, to finish it. */
+  private async finishInSdk(
+    route: FastRoute,
+    body: unknown,
+    settle: () => Promise<Result>,
+    exchange: HttpExchange,
+    caller: TransportCaller,
+    signal: AbortSignal,
+  ): Promise<Served> {
+    const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
+    const dispatch: SdkDispatch = {
+      era: route.era,
+      // The request as sent: the SDK's protocol layer lifts its envelope itself.
+      message: body as JSONRPCRequest,
+      ...(route.era === 'modern' && { classification: MODERN }),
+      settle,
+    };
+    // Never `undefined`: the fast path asked the scope challenge before it ran the handler.
+    return (
+      (await this.dispatch(dispatch, exchange, caller, signal, authInfo)) ?? {
+        reply: { status: 500, text: '' },
+      }
+    );
+  }
+
+  /**
+   * A request served by an SDK server of its own over the lean exchange; `undefined` when
+   * the SDK's entry must answer it (the scope challenge). With `settle`, the handler of the
+   * request's method is the outcome the fast path already has.
+   */
+  private async dispatch(
+    route: SdkDispatch,
+    exchange: HttpExchange,
+    caller: TransportCaller,
+    signal: AbortSignal,
+    authInfo: AuthInfo | undefined,
+  ): Promise<Served | undefined> {
     const product = this.create(route.era, caller);
     // With `auth`, an operation the token lacks scopes for is refused with the SDK's 403
     // challenge (WWW-Authenticate): the SDK's entry builds it.
@@ -141,6 +257,10 @@ export class LeanPath {
       if (challenge !== undefined) return undefined;
     } catch {
       return undefined;
+    }
+    if (route.settle) {
+      const { settle } = route;
+      product.server.setRequestHandler(route.message.method as 'ping', () => settle() as never);
     }
     // The SDK's per-request transport, classified as the SDK's entry classifies the request:
     // connecting binds a server made for 2026-07-28 to that revision (`Server.connect`).
@@ -157,18 +277,17 @@ export class LeanPath {
     try {
       const answer = await transport.dispatch(extra);
       // Notifications came before the response: the answer streams them, as the SDK's does.
-      if ('stream' in answer) return new Response(answer.stream, { headers: SSE_HEADERS });
-      const { status, message } = answer;
-      if (!('result' in message)) return { status, text: JSON.stringify(message) };
-      const result = JSON.stringify(message.result);
-      if (listKey !== undefined && generation === this.generation && this.cacheable(route)) {
-        this.lists.set(listKey, result);
+      if ('stream' in answer) {
+        return { reply: new Response(answer.stream, { headers: SSE_HEADERS }) };
       }
-      return { status, text: reply(result, message.id) };
+      const { status, message } = answer;
+      if (!('result' in message)) return { reply: { status, text: JSON.stringify(message) } };
+      const result = JSON.stringify(message.result);
+      return { reply: { status, text: reply(result, message.id) }, result };
     } catch (error) {
       // The SDK's entry answers 499 (no body) to an exchange closed before its answer.
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        return { status: 499, text: '' };
+        return { reply: { status: 499, text: '' } };
       }
       throw error;
     } finally {
@@ -180,40 +299,18 @@ export class LeanPath {
    * The cache key of a list request whose answer is the same for every caller, while no
    * tracer records (a cached answer has no span): the first page with no other parameter.
    */
-  private listKeyOf(route: LeanRoute, locale: string | undefined): string | undefined {
+  private listKeyOf(route: ServedRoute, locale: string | undefined): string | undefined {
     const { method, params } = route.message;
-    if (!LIST_METHODS.has(method) || this.server.tracing) return undefined;
+    const list = LIST_METHODS.get(method);
+    if (!list || this.server.tracing) return undefined;
     if (params !== undefined && Object.keys(params).some((key) => key !== '_meta')) {
       return undefined;
     }
-    return this.cacheable(route) ? `${route.era}\0${locale ?? ''}\0${method}` : undefined;
-  }
-
-  /** Lists no guard makes per caller. */
-  private cacheable(route: LeanRoute): boolean {
-    const list = LIST_METHODS.get(route.message.method);
-    return list !== undefined && this.server.listedAlike(list);
+    return this.server.listedAlike(list) ? `${route.era}\0${locale ?? ''}\0${method}` : undefined;
   }
 
   close(): void {
     this.stopClearing();
     this.lists.clear();
   }
-}
-
-/** The JSON-RPC response around a result's JSON text, in the SDK's key order. */
-function reply(result: string, id: string | number): string {
-  return `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
-}
-
-/** Writes a lean answer with one `res.end()`, as the SDK's entry writes a JSON answer. */
-export function writeLeanReply({ status, text }: LeanReply, res: ServerResponse): void {
-  if (text === '') {
-    res.writeHead(status).end();
-    return;
-  }
-  const body = Buffer.from(text);
-  res
-    .writeHead(status, { 'content-type': 'application/json', 'content-length': body.byteLength })
-    .end(body);
 }

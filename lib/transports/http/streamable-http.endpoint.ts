@@ -136,7 +136,12 @@ export class StreamableHttpEndpoint {
       );
     }
     if (options.leanPath !== false) {
-      this.lean = new LeanPath(server, (era, transport) => create(era, transport), !this.sessions);
+      this.lean = new LeanPath(
+        server,
+        (era, transport) => create(era, transport),
+        !this.sessions,
+        challenge,
+      );
     }
     this.handler = createMcpHandler(
       ({ era, requestInfo }) => create(era, transportOf(requestInfo)),

@@ -1,23 +1,20 @@
-import { Test } from '@nestjs/testing';
-import { McpServers, type McpServerHost } from 'nestjs-mcp';
-import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DirectServing } from '../../../lib/protocol/direct-serving.js';
 import { LeanPath } from '../../../lib/transports/http/lean-path.js';
 import { CapturedLogs } from '../../support/captured-logs.js';
-import { ADAPTERS, startApp, type RunningApp } from '../../support/fixture-app.js';
-import {
-  differences,
-  openSession,
-  report,
-  send,
-  type Answer,
-  type CorpusRequest,
-} from './compare.js';
+import { ADAPTERS } from '../../support/fixture-app.js';
+import type { CorpusRequest } from './compare.js';
 import { buildCorpus } from './corpus.js';
 import { modern, MODERN } from './corpus-requests.js';
 import { listCases } from './corpus-plain.js';
-import { differentialModule, SERVER_PATHS } from './fixture.js';
-import { PlainTools } from './fixture-servers.js';
+import {
+  CATALOG_CHANGES,
+  changeCatalog,
+  mismatchReport,
+  sendToBoth,
+  startDifferentialApps,
+  type DifferentialApps,
+} from './differential-apps.js';
 
 // The SDK as the oracle of the lean path (issue 19): every request of the corpus goes to
 // the same app twice, once with `http.leanPath: true` (the default) and once with
@@ -29,41 +26,22 @@ import { PlainTools } from './fixture-servers.js';
 const corpus = buildCorpus();
 
 /**
- * The fields two instances of the app may legitimately answer differently, each made of
- * randomness or the clock of the moment, so replaced by a placeholder in both answers (a
- * field present in one answer only still differs):
- * - the log reference an unexpected error is quoted with ("reference 1a2b3c4d"), random
- *   per error (unexpected-error.reporter.ts);
- * - a task's `taskId` (a random UUID) and its `createdAt` and `lastUpdatedAt` (clock times).
- */
-const strip = (value: unknown): unknown =>
-  value === undefined
-    ? undefined
-    : JSON.parse(
-        JSON.stringify(value).replace(/\breference [0-9a-f]{8}\b/g, 'reference <ref>'),
-        (key, field: unknown) =>
-          typeof field === 'string' && ['taskId', 'createdAt', 'lastUpdatedAt'].includes(key)
-            ? `<${key}>`
-            : field,
-      );
-
-function withoutRandomness(answer: Answer): Answer {
-  return {
-    ...answer,
-    message: strip(answer.message),
-    notifications: answer.notifications.map(strip),
-  };
-}
-
-/**
  * Which methods the lean path answered itself, per era ("modern tools/call"): the
  * comparison means something only for requests it did not hand to the SDK, so the spec
  * checks that it served every method it claims. (Read by wrapping `LeanPath#serve`: the
  * wire shows no difference, which is the point.)
  */
 const servedLean = new Set<string>();
+/** The same for the fast path (`DirectServing#serve`: no SDK server per request). */
+const servedFast = new Set<string>();
 const serve = LeanPath.prototype.serve;
+const serveDirect = DirectServing.prototype.serve;
 beforeAll(() => {
+  DirectServing.prototype.serve = function (this: DirectServing, request) {
+    const era = request.envelope ? 'modern' : 'legacy';
+    servedFast.add(`${era} ${request.message.method}`);
+    return serveDirect.call(this, request);
+  };
   LeanPath.prototype.serve = async function (this: LeanPath, exchange, body, ...rest) {
     const reply = await serve.call(this, exchange, body, ...rest);
     if (reply) {
@@ -75,6 +53,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   LeanPath.prototype.serve = serve;
+  DirectServing.prototype.serve = serveDirect;
 });
 
 // The fixture fails on purpose (a tool that throws, a broken prompt): what the two apps
@@ -82,47 +61,22 @@ afterAll(() => {
 const logs = new CapturedLogs();
 
 describe.each(ADAPTERS)('the lean path answers as the SDK does, on %s', (adapter) => {
-  let lean: RunningApp;
-  let sdk: RunningApp;
-
-  const start = async (leanPath: boolean) => {
-    const moduleRef = await Test.createTestingModule({ imports: [differentialModule(leanPath)] })
-      .setLogger(logs)
-      .compile();
-    return startApp(moduleRef, { adapter, logger: logs });
-  };
+  let apps: DifferentialApps;
 
   beforeAll(async () => {
     servedLean.clear();
-    [lean, sdk] = await Promise.all([start(true), start(false)]);
+    servedFast.clear();
+    apps = await startDifferentialApps(adapter, logs);
   }, 30_000);
 
   afterAll(async () => {
-    await Promise.all([lean?.close(), sdk?.close()]);
+    await apps?.close();
   });
 
   /** Sends one request to both apps: the differences, as a report, or `undefined`. */
   async function compared(req: CorpusRequest): Promise<string | undefined> {
-    const path = `/${SERVER_PATHS[req.server ?? 'main']}`;
-    const target = async (app: RunningApp) => {
-      const sent: CorpusRequest = req.session
-        ? {
-            ...req,
-            headers: { 'mcp-session-id': await openSession(app.url.origin, path), ...req.headers },
-          }
-        : req;
-      return send(app.url.origin, path, sent);
-    };
-    const [leanAnswer, sdkAnswer] = (await Promise.all([target(lean), target(sdk)])).map(
-      withoutRandomness,
-    );
-    const found = differences(req, leanAnswer, sdkAnswer);
-    if (!found.length) return undefined;
-    const text = report(req, leanAnswer, sdkAnswer, found);
-    if (process.env.LEAN_PATH_DIFF_REPORT) {
-      appendFileSync(process.env.LEAN_PATH_DIFF_REPORT, `\n${adapter}: ${text}\n`);
-    }
-    return text;
+    const answers = await sendToBoth(apps, req);
+    return answers.found.length ? mismatchReport(apps, req, answers) : undefined;
   }
 
   const fail = (texts: string[]) =>
@@ -141,20 +95,9 @@ describe.each(ADAPTERS)('the lean path answers as the SDK does, on %s', (adapter
 
   // Runs after the corpus, which filled whatever the lean path keeps of the lists.
   it('agrees after the catalog changes at run time', async () => {
-    const changes: Array<[string, (host: McpServerHost, tools: PlainTools) => void]> = [
-      ['added', (host, tools) => host.addTool(tools, 'spare', { description: 'A spare tool.' })],
-      ['removed', (host) => host.removeTool('add')],
-      ['prompt removed', (host) => host.removePrompt('greeting')],
-      [
-        'resource added',
-        (host, tools) => host.addResource(tools, 'spare', { uri: 'plain://spare' }),
-      ],
-    ];
     const texts: string[] = [];
-    for (const [change, apply] of changes) {
-      for (const running of [lean, sdk]) {
-        apply(running.app.get(McpServers).get('differential-plain'), running.app.get(PlainTools));
-      }
+    for (const change of CATALOG_CHANGES) {
+      changeCatalog(apps, change);
       const after = [
         ...listCases([change]),
         modern('tools/call', { name: 'spare' }, { server: 'plain' }),
@@ -170,11 +113,18 @@ describe.each(ADAPTERS)('the lean path answers as the SDK does, on %s', (adapter
 
   it('served every method the lean path claims on the lean path, on both wires', () => {
     const methods = ['tools/call', 'tools/list', 'prompts/list', 'prompts/get'];
-    methods.push('resources/list', 'resources/read');
+    methods.push('resources/list', 'resources/read', 'resources/templates/list');
     expect([...servedLean].toSorted()).toEqual(
       [
-        ...methods.map((method) => `legacy ${method}`),
+        ...[...methods, 'ping'].map((method) => `legacy ${method}`),
         ...[...methods, 'server/discover'].map((method) => `modern ${method}`),
+      ].toSorted(),
+    );
+    // Of them, the fast path (no SDK server) answered all but `server/discover`.
+    expect([...servedFast].toSorted()).toEqual(
+      [
+        ...[...methods, 'ping'].map((method) => `legacy ${method}`),
+        ...methods.map((method) => `modern ${method}`),
       ].toSorted(),
     );
   });

@@ -359,7 +359,7 @@ function recordingTransports(real: McpProtocolRuntime) {
 }
 
 describe('StreamableHttpEndpoint: the lean path and the SDK entry', () => {
-  it('serves a plain call on the lean path, as one JSON body with its length', async () => {
+  it('serves a plain call on the fast path, with no SDK server, as one JSON body with its length', async () => {
     const { standIn, transports } = recordingTransports(runtime);
     const { url } = await serve({}, standIn);
     const answer = await callTool(url, 'echo', { word: 'lean' });
@@ -367,6 +367,15 @@ describe('StreamableHttpEndpoint: the lean path and the SDK entry', () => {
     expect(answer.headers['content-type']).toBe('application/json');
     expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
     expect(json(answer).result.content).toEqual([{ type: 'text', text: 'echo: lean' }]);
+    expect(transports).toEqual([]);
+  });
+
+  it('serves server/discover on the lean path, over its own exchange', async () => {
+    const { standIn, transports } = recordingTransports(runtime);
+    const { url } = await serve({}, standIn);
+    const answer = await post(...modern(url, 'server/discover'));
+    expect(answer.status).toBe(200);
+    expect(json(answer).result.supportedVersions).toContain('2026-07-28');
     expect(transports).toHaveLength(1);
     expect(transports[0]).toBeInstanceOf(LeanExchangeTransport);
   });
