@@ -1,3 +1,4 @@
+import { TransformationType } from 'class-transformer';
 import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { createRequire } from 'node:module';
 import { DtoSchemaError } from '../errors/dto-schema.error.js';
@@ -96,6 +97,14 @@ interface TransformerMetadataStorage {
     target: Function,
     propertyName: string,
   ): { options?: { toClassOnly?: boolean } } | undefined;
+  findTransformMetadatas(
+    target: Function,
+    propertyName: string,
+    type: TransformationType,
+  ): unknown[];
+  getStrategy(target: Function): string;
+  getExposedProperties(target: Function, type: TransformationType): unknown[];
+  getExcludedProperties(target: Function, type: TransformationType): unknown[];
 }
 
 const requireFromHere = createRequire(import.meta.url);
@@ -213,4 +222,24 @@ export function declaredType(dto: Function, property: string): Function | undefi
 export function excludedFromPlain(dto: Function, property: string): boolean {
   const metadata = transformerStorage()?.findExcludeMetadata(dto, property);
   return metadata !== undefined && metadata.options?.toClassOnly !== true;
+}
+
+/**
+ * Whether class-transformer may hand class-validator something else than the plain values
+ * (nested DTOs aside): a `@Transform()` applied from plain, or an `@Expose()`/`@Exclude()`
+ * of the class or of a property, which rename, drop or add keys. Inherited ones count.
+ * @param properties the validated properties (a key the DTO does not declare is refused)
+ */
+export function reshapesPlainValues(dto: Function, properties: readonly string[]): boolean {
+  const storage = transformerStorage();
+  if (!storage) return true; // an unknown layout: assume the worst
+  return (
+    storage.getStrategy(dto) !== 'none' ||
+    storage.getExposedProperties(dto, TransformationType.PLAIN_TO_CLASS).length > 0 ||
+    storage.getExcludedProperties(dto, TransformationType.PLAIN_TO_CLASS).length > 0 ||
+    properties.some(
+      (property) =>
+        storage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0,
+    )
+  );
 }

@@ -14,7 +14,9 @@
  *
  * Gaps marked `notice: true` are reported per property through
  * `DtoSchemaFactoryOptions.onGap` when a DTO hits them; the others are inherent to a
- * decorator and apply to every use of it.
+ * decorator and apply to every use of it. From this list, schema-exactness.reader.ts decides
+ * which DTOs a valid call may check with the schema alone (a `looser` or `both` gap keeps
+ * class-validator running), so a new entry needs no change there.
  */
 export const KNOWN_SCHEMA_GAPS = [
   {

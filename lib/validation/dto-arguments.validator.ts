@@ -1,13 +1,11 @@
-import { plainToInstance, type TargetMap } from 'class-transformer';
+import { plainToInstance, type ClassTransformOptions, type TargetMap } from 'class-transformer';
 import { validate, ValidationTypes, type ValidationError } from 'class-validator';
 import {
   getDtoProperties,
   resolveNestedTarget,
   validatorNameOf,
 } from '../schema/dto-metadata.reader.js';
-import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import {
-  compileJsonSchema,
   renderValues,
   type JsonSchemaCheck,
   type SchemaIssue,
@@ -17,6 +15,7 @@ import type { ArgumentIssue } from '../interfaces/argument-issue.interface.js';
 import { escapePointer, pointerSegments } from '../utils/json-pointer.util.js';
 import { isPlainObject } from '../utils/value-checks.util.js';
 import { withIssueDetails } from './argument-issue.details.js';
+import { DtoOwnSchemaChecks } from './dto-own-schema.checks.js';
 
 export type ArgumentsValidation<T> =
   { ok: true; value: T } | { ok: false; issues: ArgumentIssue[] };
@@ -92,15 +91,19 @@ const fromSchemaIssue = ({ path, keyword, message, allowed }: SchemaIssue): Argu
  * class-validator alone is looser than the DTO says (a numeric enum's member names, a
  * nested DTO left out), the schema decides; `KNOWN_SCHEMA_GAPS` lists those places.
  * class-validator's messages come first; schema issues are added for the values it
- * let through.
+ * let through. Where the DTO's schema says all that its rules check
+ * (schema-exactness.reader.ts), a call that passes the schema skips class-validator, which
+ * could only agree; a refused call meets it as always, for its messages.
  */
 export class DtoArgumentsValidator {
   // Per validator, not module-wide: a DTO's metadata is complete once the app has loaded,
   // and the invoker keeps one validator for the app's lifetime.
   private readonly shapes = new WeakMap<Function, DtoShape>();
-  private readonly targetMaps = new WeakMap<Function, TargetMap[]>();
   private readonly discriminated = new WeakMap<Function, boolean>();
-  private readonly schemaChecks = new WeakMap<Function, JsonSchemaCheck>();
+  private readonly transformOptions = new WeakMap<Function, ClassTransformOptions>();
+
+  /** @param ownSchemas what says when class-validator may be skipped (tests pass their own) */
+  constructor(private readonly ownSchemas = new DtoOwnSchemaChecks()) {}
 
   /**
    * @param schemaCheck The tool's input schema as its server lists it, compiled at
@@ -110,7 +113,7 @@ export class DtoArgumentsValidator {
   async validate<T extends object>(
     dto: new (...a: any[]) => T,
     args: unknown,
-    schemaCheck: JsonSchemaCheck = this.schemaCheckOf(dto),
+    schemaCheck: JsonSchemaCheck = this.ownSchemas.checkOf(dto),
   ): Promise<ArgumentsValidation<T>> {
     const plain = args === undefined ? {} : args;
     if (!isPlainObject(plain)) {
@@ -118,11 +121,14 @@ export class DtoArgumentsValidator {
       return { ok: false, issues: [{ path: '', constraint: 'isObject', message }] };
     }
     const schemaIssues = schemaCheck(plain);
-    const targetMaps = this.targetMapsOf(dto);
+    // Where the schema says it all, class-validator could only agree: build the instance.
+    if (schemaIssues.length === 0 && this.ownSchemas.vouchFor(dto, plain, schemaCheck)) {
+      return { ok: true, value: plainToInstance(dto, plain, this.transformOptionsOf(dto)) };
+    }
     // A discriminator makes class-transformer delete its property from the plain object;
     // the call's raw arguments (what guards see) must stay as the client sent them.
     const source = this.isDiscriminated(dto) ? structuredClone(plain) : plain;
-    const instance = plainToInstance(dto, source, targetMaps.length > 0 ? { targetMaps } : {});
+    const instance = plainToInstance(dto, source, this.transformOptionsOf(dto));
     // class-validator calls a class without rules "an unknown value"; the schema of such a
     // DTO is an empty object, so only unknown keys (found below) are wrong.
     const errors =
@@ -171,15 +177,6 @@ export class DtoArgumentsValidator {
         message: `property "${key}" is not allowed; ${subject} takes no arguments`,
       })),
     };
-  }
-
-  private schemaCheckOf(dto: Function): JsonSchemaCheck {
-    let check = this.schemaChecks.get(dto);
-    if (!check) {
-      check = compileJsonSchema(new DtoSchemaFactory().createInputSchema(dto), 'the arguments');
-      this.schemaChecks.set(dto, check);
-    }
-    return check;
   }
 
   private isDiscriminated(dto: Function): boolean {
@@ -256,17 +253,18 @@ export class DtoArgumentsValidator {
    * class-transformer builds nested objects from `@Type()` only; where the schema fell back
    * to `design:type`, a target map makes the instance match what the schema promised.
    */
-  private targetMapsOf(dto: Function): TargetMap[] {
-    let maps = this.targetMaps.get(dto);
-    if (maps) return maps;
-    maps = this.reachableDtos(dto).flatMap((current) => {
+  private transformOptionsOf(dto: Function): ClassTransformOptions {
+    let options = this.transformOptions.get(dto);
+    if (options) return options;
+    const targetMaps: TargetMap[] = this.reachableDtos(dto).flatMap((current) => {
       const { designTypeFallbacks } = this.shapeOf(current);
       return Object.keys(designTypeFallbacks).length > 0
         ? [{ target: current, properties: designTypeFallbacks }]
         : [];
     });
-    this.targetMaps.set(dto, maps);
-    return maps;
+    options = targetMaps.length > 0 ? { targetMaps } : {};
+    this.transformOptions.set(dto, options);
+    return options;
   }
 
   private allowedList(dto: Function | undefined): string {
