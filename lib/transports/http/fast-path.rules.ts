@@ -34,6 +34,7 @@ const FAST_METHODS: ReadonlySet<string> = new Set([
   'resources/list',
   'resources/templates/list',
   'ping',
+  'server/discover',
 ]);
 
 /** JSON-RPC 2.0 §4 "Request object": its members. */
@@ -152,6 +153,7 @@ function paramsFit(method: string, params: Json): boolean {
     case 'resources/read':
       return isString(params.uri);
     case 'ping':
+    case 'server/discover':
       return true;
     default:
       return isOptional(params.cursor, isString);
@@ -196,10 +198,13 @@ export function fastRouteOf(
   const versionHeader = header(request, 'mcp-protocol-version');
   if (meta && ENVELOPE_KEYS.some((key) => key in meta)) {
     // 2026-07-28 has no `ping` (its codec answers -32601).
-    if (method === 'ping') return undefined;
-    return modernRouteOf(request, body, params, meta, versionHeader, name);
+    return method === 'ping'
+      ? undefined
+      : modernRouteOf(request, body, params, meta, versionHeader, name);
   }
-  return legacyStateless ? legacyRouteOf(request, body, versionHeader) : undefined;
+  // 2025-11-25 has no `server/discover`: without a claim it is a legacy probe, the SDK's.
+  if (method === 'server/discover' || !legacyStateless) return undefined;
+  return legacyRouteOf(request, body, versionHeader);
 }
 
 /** A 2026-07-28 request, whose envelope claims the revision served. */

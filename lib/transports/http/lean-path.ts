@@ -56,6 +56,9 @@ const LIST_METHODS: ReadonlyMap<string, CatalogList> = new Map([
   ['resources/list', 'resources'],
 ]);
 
+/** Answered alike to every caller of a locale (instructions) until the catalog changes. */
+const DISCOVER = 'server/discover';
+
 /** Whether a schema declares `x-mcp-header` parameters somewhere (decided once per schema). */
 const declaresHeaders = new WeakMap<object, boolean>();
 
@@ -135,11 +138,12 @@ export class LeanPath {
       if (this.challenge?.({ request: fast.message, ...(authInfo && { authInfo }) })) {
         return undefined;
       }
+      const listKey = this.listKeyOf(fast, caller.locale);
+      const cached = listKey === undefined ? undefined : this.lists.get(listKey);
+      if (cached !== undefined) return { status: 200, text: reply(cached, fast.message.id) };
       const direct = this.server.direct(fast.era);
-      if (direct) {
-        const listKey = this.listKeyOf(fast, caller.locale);
-        const cached = listKey === undefined ? undefined : this.lists.get(listKey);
-        if (cached !== undefined) return { status: 200, text: reply(cached, fast.message.id) };
+      // `server/discover` is served from the cache only: the lean path fills it.
+      if (direct && fast.message.method !== DISCOVER) {
         const generation = this.generation;
         const answer = await this.serveDirect(fast, body, await direct, exchange, caller, signal);
         if (
@@ -302,11 +306,14 @@ export class LeanPath {
   private listKeyOf(route: ServedRoute, locale: string | undefined): string | undefined {
     const { method, params } = route.message;
     const list = LIST_METHODS.get(method);
-    if (!list || this.server.tracing) return undefined;
+    if ((!list && method !== DISCOVER) || this.server.tracing) return undefined;
     if (params !== undefined && Object.keys(params).some((key) => key !== '_meta')) {
       return undefined;
     }
-    return this.server.listedAlike(list) ? `${route.era}\0${locale ?? ''}\0${method}` : undefined;
+    // What `server/discover` states changes with the catalog only (capabilities, extensions).
+    return !list || this.server.listedAlike(list)
+      ? `${route.era}\0${locale ?? ''}\0${method}`
+      : undefined;
   }
 
   close(): void {
