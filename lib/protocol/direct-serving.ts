@@ -36,8 +36,8 @@ export interface DirectRequest {
   /** The reserved `_meta` keys of a 2026-07-28 request (`ctx.mcpReq.envelope`). */
   readonly envelope?: Record<string, unknown>;
   readonly caller: TransportCaller;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
+  /** Its `signal` aborts when the client goes away; read only when a handler asks for it. */
+  readonly cancellation: { readonly signal: AbortSignal };
   readonly authInfo?: AuthInfo;
   /** What the SDK hands handlers as `ctx.http.req`. */
   readonly httpRequest: Request;
@@ -145,7 +145,7 @@ export class DirectServing {
    * requests that ask for one to the SDK).
    */
   private contextOf(request: DirectRequest): ServerContext {
-    const { message, envelope, signal, authInfo, httpRequest, notify } = request;
+    const { message, envelope, cancellation, authInfo, httpRequest, notify } = request;
     const era = this.era;
     const send = (notification: Omit<JSONRPCNotification, 'jsonrpc'>) => {
       notify({ ...notification, jsonrpc: '2.0' });
@@ -159,7 +159,9 @@ export class DirectServing {
         _meta: message.params?._meta,
         ...(envelope !== undefined && { envelope }),
         requestState: () => undefined,
-        signal,
+        get signal() {
+          return cancellation.signal;
+        },
         send: cannotSend,
         notify: send,
         log: (level: LoggingLevel, data: unknown, logger?: string) =>

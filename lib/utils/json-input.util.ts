@@ -36,29 +36,39 @@ export function findJsonInputProblem(
   value: unknown,
   maxDepth: number = DEFAULT_MAX_JSON_DEPTH,
 ): JsonInputProblem | undefined {
-  return walk(value, 1, '', maxDepth);
+  return walk(value, 1, [], maxDepth);
 }
+
+/** The pointer of a path, made only when a problem is found (every request is walked). */
+const pointerOf = (path: readonly (string | number)[]) =>
+  path
+    .map((segment) => `/${typeof segment === 'number' ? segment : escapePointer(segment)}`)
+    .join('');
 
 function walk(
   value: unknown,
   depth: number,
-  pointer: string,
+  path: (string | number)[],
   maxDepth: number,
 ): JsonInputProblem | undefined {
   if (value === null || typeof value !== 'object') return undefined;
-  if (depth > maxDepth) return { kind: 'too-deep', maxDepth, pointer: pointer || '/' };
+  if (depth > maxDepth) return { kind: 'too-deep', maxDepth, pointer: pointerOf(path) || '/' };
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      const problem = walk(value[index], depth + 1, `${pointer}/${index}`, maxDepth);
+      path.push(index);
+      const problem = walk(value[index], depth + 1, path, maxDepth);
+      path.pop();
       if (problem) return problem;
     }
     return undefined;
   }
   // Own keys only: `Object.keys` lists an own `__proto__` key made by JSON.parse.
   for (const key of Object.keys(value)) {
-    const at = `${pointer}/${escapePointer(key)}`;
-    if (FORBIDDEN_JSON_KEYS.has(key)) return { kind: 'forbidden-key', key, pointer: at };
-    const problem = walk((value as Record<string, unknown>)[key], depth + 1, at, maxDepth);
+    path.push(key);
+    if (FORBIDDEN_JSON_KEYS.has(key))
+      return { kind: 'forbidden-key', key, pointer: pointerOf(path) };
+    const problem = walk((value as Record<string, unknown>)[key], depth + 1, path, maxDepth);
+    path.pop();
     if (problem) return problem;
   }
   return undefined;

@@ -18,6 +18,7 @@ import type {
 import type { DirectServing } from '../../protocol/direct-serving.js';
 import { MODERN_REVISION } from '../../protocol/protocol-revisions.js';
 import { fastRouteOf, type FastRoute } from './fast-path.rules.js';
+import type { ClientGone } from './client-gone.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 import { LeanEventStream } from './lean-event.stream.js';
 import { LeanExchangeTransport } from './lean-exchange.transport.js';
@@ -129,7 +130,7 @@ export class LeanPath {
     exchange: HttpExchange,
     body: unknown,
     caller: TransportCaller,
-    signal: AbortSignal,
+    gone: ClientGone,
   ): Promise<Answer | undefined> {
     const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
     const fast = fastRouteOf(exchange.request, body, this.legacyStateless, this.facts);
@@ -145,7 +146,7 @@ export class LeanPath {
       // `server/discover` is served from the cache only: the lean path fills it.
       if (direct && fast.message.method !== DISCOVER) {
         const generation = this.generation;
-        const answer = await this.serveDirect(fast, body, await direct, exchange, caller, signal);
+        const answer = await this.serveDirect(fast, body, await direct, exchange, caller, gone);
         if (
           listKey !== undefined &&
           generation === this.generation &&
@@ -162,7 +163,7 @@ export class LeanPath {
     const cached = listKey === undefined ? undefined : this.lists.get(listKey);
     if (cached !== undefined) return { status: 200, text: reply(cached, route.message.id) };
     const generation = this.generation;
-    const answer = await this.dispatch(route, exchange, caller, signal, authInfo);
+    const answer = await this.dispatch(route, exchange, caller, gone, authInfo);
     if (answer === undefined) return undefined;
     if (listKey !== undefined && generation === this.generation && answer.result !== undefined) {
       this.lists.set(listKey, answer.result);
@@ -182,7 +183,7 @@ export class LeanPath {
     direct: DirectServing,
     exchange: HttpExchange,
     caller: TransportCaller,
-    signal: AbortSignal,
+    gone: ClientGone,
   ): Promise<Served> {
     const { message, envelope } = route;
     const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
@@ -193,11 +194,11 @@ export class LeanPath {
       message,
       ...(envelope && { envelope }),
       caller,
-      signal,
+      cancellation: gone,
       ...(authInfo && { authInfo }),
-      httpRequest: standInRequest(exchange.request, signal),
+      httpRequest: standInRequest(exchange.request, gone),
       notify: (notification) => {
-        if (signal.aborted) return;
+        if (gone.aborted) return;
         if (!events) {
           events = new LeanEventStream(() => undefined);
           streamed(new Response(events.readable, { headers: SSE_HEADERS }));
@@ -207,8 +208,8 @@ export class LeanPath {
     });
     const answered = outcome.then((done) =>
       done.kind === 'sdk'
-        ? this.finishInSdk(route, body, done.settle, exchange, caller, signal)
-        : directReply(route, done, events, signal),
+        ? this.finishInSdk(route, body, done.settle, exchange, caller, gone)
+        : directReply(route, done, events, gone),
     );
     return Promise.race([answered, streaming.then((stream) => ({ reply: stream }))]);
   }
@@ -220,7 +221,7 @@ export class LeanPath {
     settle: () => Promise<Result>,
     exchange: HttpExchange,
     caller: TransportCaller,
-    signal: AbortSignal,
+    gone: ClientGone,
   ): Promise<Served> {
     const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
     const dispatch: SdkDispatch = {
@@ -232,7 +233,7 @@ export class LeanPath {
     };
     // Never `undefined`: the fast path asked the scope challenge before it ran the handler.
     return (
-      (await this.dispatch(dispatch, exchange, caller, signal, authInfo)) ?? {
+      (await this.dispatch(dispatch, exchange, caller, gone, authInfo)) ?? {
         reply: { status: 500, text: '' },
       }
     );
@@ -247,7 +248,7 @@ export class LeanPath {
     route: SdkDispatch,
     exchange: HttpExchange,
     caller: TransportCaller,
-    signal: AbortSignal,
+    gone: ClientGone,
     authInfo: AuthInfo | undefined,
   ): Promise<Served | undefined> {
     const product = this.create(route.era, caller);
@@ -272,11 +273,12 @@ export class LeanPath {
     await product.connect(transport);
     const extra: MessageExtraInfo = {
       ...(route.classification && { classification: route.classification }),
-      request: standInRequest(exchange.request, signal),
+      request: standInRequest(exchange.request, gone),
       ...(authInfo !== undefined && { authInfo }),
     };
     // A client that goes away cancels the call, as closing the SDK's exchange does.
     const cancel = () => void transport.close();
+    const { signal } = gone;
     signal.addEventListener('abort', cancel, { once: true });
     try {
       const answer = await transport.dispatch(extra);

@@ -2,6 +2,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DirectOutcome } from '../../protocol/direct-serving.js';
+import type { ClientGone } from './client-gone.js';
 import type { FastRoute } from './fast-path.rules.js';
 import type { LeanEventStream } from './lean-event.stream.js';
 import { statusOf } from './lean-path.rules.js';
@@ -32,14 +33,16 @@ export const SSE_HEADERS = {
 /**
  * The web request the SDK hands handlers as `ctx.http.req`, on the lean path: no undici
  * `Request` is made (bench/README.md: about 27 us each). It offers the method, the URL,
- * the headers (made when first read) and the exchange's abort signal.
+ * the headers (made when first read) and the exchange's abort signal (made when first read).
  */
-export function standInRequest(request: IncomingMessage, signal: AbortSignal): Request {
+export function standInRequest(request: IncomingMessage, gone: ClientGone): Request {
   let headers: Headers | undefined;
   return {
     method: 'POST',
     url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
-    signal,
+    get signal() {
+      return gone.signal;
+    },
     get headers() {
       if (!headers) {
         headers = new Headers();
@@ -62,7 +65,7 @@ export function directReply(
   { era, message }: FastRoute,
   done: Exclude<DirectOutcome, { kind: 'sdk' }>,
   events: LeanEventStream | undefined,
-  signal: AbortSignal,
+  gone: ClientGone,
 ): Served {
   const response: JSONRPCMessage =
     done.kind === 'result'
@@ -73,7 +76,7 @@ export function directReply(
     return { reply: { status: 200, text: '' } };
   }
   // The SDK's entry answers 499 (no body) to an exchange closed before its answer.
-  if (signal.aborted) return { reply: { status: 499, text: '' } };
+  if (gone.aborted) return { reply: { status: 499, text: '' } };
   if (done.kind === 'error') {
     return {
       reply: { status: statusOf(era, done.error.code, false), text: JSON.stringify(response) },

@@ -19,6 +19,7 @@ import { DnsRebindingProtection } from './dns-rebinding.protection.js';
 import type { HttpExchange } from './http-exchange.factory.js';
 import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
 import { CallerStreams } from './caller-streams.js';
+import { ClientGone } from './client-gone.js';
 import { InFlightRequests } from './in-flight-requests.tracker.js';
 import {
   checkParsedJsonBody,
@@ -171,12 +172,12 @@ export class StreamableHttpEndpoint {
     }
     const release = this.inFlight.enter();
     try {
-      const clientGone = new AbortController();
+      const clientGone = new ClientGone();
       let answered = false;
       response.on('close', () => {
         if (!answered) clientGone.abort();
       });
-      const answer = await this.fetch(exchange, clientGone.signal, release, locale);
+      const answer = await this.fetch(exchange, clientGone, release, locale);
       // An answer sent while shutting down ends its connection, so the client does not
       // send its next request to a server that is closing.
       if (this.shuttingDown && !response.headersSent) response.setHeader('connection', 'close');
@@ -202,7 +203,7 @@ export class StreamableHttpEndpoint {
   /** @param untrack releases a request that opens a long-lived stream from the drain count */
   private async fetch(
     exchange: HttpExchange,
-    signal: AbortSignal,
+    gone: ClientGone,
     untrack: () => void,
     locale: string | undefined,
   ): Promise<Response | LeanReply> {
@@ -227,7 +228,7 @@ export class StreamableHttpEndpoint {
         identity: this.server.identityOf(exchange.platformRequest),
       };
       if (request.method === 'POST') {
-        const lean = await this.lean?.serve(exchange, body, caller, signal);
+        const lean = await this.lean?.serve(exchange, body, caller, gone);
         if (lean) return lean;
       }
       if (opensStream(request.method, body)) {
@@ -235,7 +236,7 @@ export class StreamableHttpEndpoint {
         untrack();
         this.streams.open(caller.identity!, exchange.response);
       }
-      const webRequest = await toWebRequest(request, body, { signal });
+      const webRequest = await toWebRequest(request, body, { signal: gone.signal });
       this.transports.set(webRequest, caller);
       const auth = (exchange.platformRequest as { auth?: AuthInfo }).auth;
       const options = {

@@ -20,7 +20,7 @@ import { ProtocolRuntime } from '../../../lib/protocol/protocol.runtime.js';
 import type { McpProtocolRuntime } from '../../../lib/protocol/protocol-runtime.interface.js';
 import { LeanExchangeTransport } from '../../../lib/transports/http/lean-exchange.transport.js';
 import { StreamableHttpEndpoint } from '../../../lib/transports/http/streamable-http.endpoint.js';
-import { SlowTools } from '../../fixtures/slow.tools.js';
+import { deferred, SlowTools } from '../../fixtures/slow.tools.js';
 import { MODERN_VERSION, modernMeta } from '../../support/mcp-post.js';
 
 class EchoDto {
@@ -33,6 +33,19 @@ class EndpointTools {
   @McpTool({ description: 'Echoes a word.' })
   echo({ word }: EchoDto) {
     return `echo: ${word}`;
+  }
+
+  static waiting = deferred();
+  static aborted = deferred<string>();
+
+  @McpTool({ description: 'Waits until its caller goes away.' })
+  async waitForAbort(@McpContext() ctx: McpCallContext) {
+    EndpointTools.waiting.resolve();
+    await new Promise<void>((resolve) =>
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    EndpointTools.aborted.resolve('aborted');
+    return 'gone';
   }
 
   @McpTool({ description: 'Counts to three, reporting progress at each step.' })
@@ -213,9 +226,10 @@ describe('StreamableHttpEndpoint: JSON-RPC batches', () => {
     for (const headers of versions) {
       const answer = await post(url, batch, headers);
       expect(answer.status).toBe(200);
+      // Each answer lists the four tools: echo, wait_for_abort, count_to_three, wait_for_release.
       expect(events(answer).map((message) => [message.id, message.result.tools.length])).toEqual([
-        [1, 3],
-        [2, 3],
+        [1, 4],
+        [2, 4],
       ]);
     }
   });
@@ -378,6 +392,26 @@ describe('StreamableHttpEndpoint: the lean path and the SDK entry', () => {
     expect(json(answer).result.supportedVersions).toContain('2026-07-28');
     expect(transports).toHaveLength(1);
     expect(transports[0]).toBeInstanceOf(LeanExchangeTransport);
+  });
+
+  it('aborts ctx.signal on the fast path when the client goes away mid-call', async () => {
+    const { standIn, transports } = recordingTransports(runtime);
+    const { url } = await serve({}, standIn);
+    const [, body, headers] = modern(url, 'tools/call', { name: 'wait_for_abort', arguments: {} });
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        ...headers,
+      },
+    });
+    req.on('error', () => undefined);
+    req.end(body);
+    await EndpointTools.waiting.promise;
+    req.destroy();
+    await expect(EndpointTools.aborted.promise).resolves.toBe('aborted');
+    expect(transports).toEqual([]);
   });
 
   it('sends a call with a progressToken to the SDK entry, which streams the progress', async () => {
