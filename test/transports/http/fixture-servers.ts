@@ -48,7 +48,12 @@ export class SessionTools {
  */
 @Injectable()
 export class PlainTools {
-  @McpTool({ description: 'Adds two whole numbers.', group: 'plain', output: Number })
+  @McpTool({
+    description: 'Adds two whole numbers.',
+    group: 'plain',
+    output: Number,
+    aliases: ['sum'],
+  })
   add(args: AddArgs): number {
     return args.a + args.b;
   }

@@ -73,7 +73,7 @@ export class AdminGuard implements CanActivate {
 
 @Injectable()
 export class DifferentialTools {
-  @McpTool({ description: 'Adds two whole numbers.', output: Number })
+  @McpTool({ description: 'Adds two whole numbers.', output: Number, aliases: ['plus'] })
   add(args: AddArgs): number {
     return args.a + args.b;
   }
