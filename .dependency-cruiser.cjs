@@ -29,6 +29,7 @@ const STAGES = [
   ['servers', '^lib/servers/'],
   ['oauth', '^lib/oauth/'],
   ['transports', '^lib/transports/'],
+  ['explorer', '^lib/explorer/'],
   ['contract', '^lib/contract/'],
   ['cli', '^lib/cli/'],
   ['testing', '^lib/testing/'],
@@ -54,11 +55,11 @@ module.exports = {
     {
       name: 'edges-reach-a-server-through-its-runtime',
       comment:
-        'transports/, cli/ and testing/ reach a server through its protocol runtime ' +
+        'transports/, explorer/, cli/ and testing/ reach a server through its protocol runtime ' +
         '(McpProtocolRuntime), never through the registry, execution or the public host ' +
         '(docs/architecture.md, "A request flows one way").',
       severity: 'error',
-      from: { path: '^lib/(transports|cli|testing)/' },
+      from: { path: '^lib/(transports|explorer|cli|testing)/' },
       to: { path: '^lib/(registry|execution|servers)/' },
     },
     {

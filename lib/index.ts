@@ -31,6 +31,7 @@ export type {
   McpDiscoveryOptions,
   McpDiscoveryRepository,
 } from './interfaces/mcp-discovery-options.interface.js';
+export type { McpExplorerOptions } from './interfaces/mcp-explorer-options.interface.js';
 export { McpServerHost } from './servers/mcp-server.host.js';
 export { McpServers } from './servers/mcp-servers.js';
 export type { McpHiddenMethod } from './discovery/mcp.explorer.js';

@@ -22,6 +22,7 @@ import {
   failingOptionsProvider,
   withValidatedOptions,
 } from './options/validated-options.provider.js';
+import { mcpExplorerProvider } from './explorer/explorer.providers.js';
 import { McpCoreModule, McpDiscoveryModule } from './mcp-core.module.js';
 import { ProtocolRuntime } from './protocol/protocol.runtime.js';
 import { ProtocolRuntimes } from './protocol/protocol-runtimes.js';
@@ -70,6 +71,7 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
       inject: [MCP_MODULE_OPTIONS],
     },
     ...mcpHttpProviders,
+    mcpExplorerProvider,
   ],
   exports: [McpServerHost, MCP_TASK_STORE],
 })

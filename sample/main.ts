@@ -16,6 +16,8 @@ async function bootstrap(): Promise<void> {
   const url = `${await app.getUrl()}/${MCP_PATH}`;
   const logger = new Logger('Sample');
   logger.log(`MCP endpoint: ${url} (REST API: ${await app.getUrl()}/products)`);
+  // The explorer is off in production unless the options turn it on (docs/explorer.md).
+  if (process.env.NODE_ENV !== 'production') logger.log(`MCP explorer: ${url}/explorer`);
   if (config.oauth) {
     // OAuth mode: clients find the issuer from the endpoint's 401 and the metadata.
     const metadata = `${await app.getUrl()}/.well-known/oauth-protected-resource/${MCP_PATH}`;

@@ -2,6 +2,7 @@ import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } fro
 import type { McpAppsOptions } from './mcp-app-options.interface.js';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import type { McpDiscoveryOptions } from './mcp-discovery-options.interface.js';
+import type { McpExplorerOptions } from './mcp-explorer-options.interface.js';
 import type { McpExtensionSettings } from './mcp-extension-options.interface.js';
 import type { McpToolNaming } from './mcp-naming.interface.js';
 import type { McpI18nOptions } from './mcp-i18n-options.interface.js';
@@ -120,9 +121,9 @@ export interface McpHttpOptions {
   legacySessions?: boolean | LegacySessionOptions;
   /**
    * Answers the stateless requests that dominate traffic (`tools/call`, the lists,
-   * `prompts/get`, `resources/read`, `server/discover`) on a lean path that skips the SDK's
-   * web-standard HTTP entry, with the same answers (docs/performance.md). `false` sends
-   * every request through the SDK's entry.
+   * `prompts/get`, `resources/read`, `server/discover`) on a fast path with no SDK server per
+   * request, or a lean one that skips the SDK's web-standard HTTP entry, with the same
+   * answers (docs/performance.md). `false` sends every request through the SDK's entry.
    * @default true
    */
   leanPath?: boolean;
@@ -294,6 +295,15 @@ export interface McpModuleOptions {
    * @example discovery: { name: 'com.example/catalog', title: 'Product catalog' }
    */
   discovery?: McpDiscoveryOptions;
+  /**
+   * The explorer (docs/explorer.md): a web page at `<endpoint>/explorer` where a person
+   * lists the server's tools, prompts and resources and tries them as a caller, as Swagger
+   * UI does for REST. It is a client of the endpoint and adds nothing an agent cannot do.
+   * `true` serves it even in production, `false` never; `{ path, title }` moves or names it.
+   * @default served, except when `process.env.NODE_ENV === 'production'`
+   * @example explorer: { path: '/tools-explorer', title: 'Catalog tools' }
+   */
+  explorer?: boolean | McpExplorerOptions;
 }
 
 /** The form of the argument schemas a server lists; the server enforces what it lists. */

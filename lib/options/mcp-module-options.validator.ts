@@ -4,6 +4,7 @@ import { invalidOptionsMessage } from '../messages/options.messages.js';
 import { appsOptionsProblems } from './apps-options.validator.js';
 import { authOptionsProblems, authResourceProblems } from './auth-options.validator.js';
 import { discoveryOptionsProblems } from './discovery-options.validator.js';
+import { explorerOptionsProblems } from './explorer-options.validator.js';
 import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';
 import { extensionsOptionsProblems } from './extensions-options.validator.js';
@@ -48,6 +49,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     ...i18nOptionsProblems(options.i18n),
     ...scaleOutOptionsProblems(options),
     ...discoveryOptionsProblems(options.discovery, options.http),
+    ...explorerOptionsProblems(options.explorer, options.http),
   ];
   if (problems.length > 0) throw new McpConfigurationError(invalidOptionsMessage(problems));
   return options as unknown as McpModuleOptions;

@@ -7,6 +7,7 @@ import type {
   McpDiscoveryRepository,
 } from '../interfaces/mcp-discovery-options.interface.js';
 import type { McpAppsOptions } from '../interfaces/mcp-app-options.interface.js';
+import type { McpExplorerOptions } from '../interfaces/mcp-explorer-options.interface.js';
 import type { McpI18nOptions } from '../interfaces/mcp-i18n-options.interface.js';
 import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from '../interfaces/mcp-telemetry-options.interface.js';
@@ -132,6 +133,12 @@ export const DISCOVERY_OPTION_KEYS = {
   headers: VALUE,
 } as const satisfies OptionKeysOf<McpDiscoveryOptions>;
 
+export const EXPLORER_OPTION_KEYS = {
+  enabled: VALUE,
+  path: VALUE,
+  title: VALUE,
+} as const satisfies OptionKeysOf<McpExplorerOptions>;
+
 export const APPS_OPTION_KEYS = {
   views: VALUE,
 } as const satisfies OptionKeysOf<McpAppsOptions>;
@@ -162,6 +169,7 @@ export const MCP_MODULE_OPTION_KEYS = {
   i18n: I18N_OPTION_KEYS,
   scaleOut: VALUE,
   discovery: DISCOVERY_OPTION_KEYS,
+  explorer: EXPLORER_OPTION_KEYS,
 } as const satisfies OptionKeysOf<McpModuleOptions>;
 
 /** The keys of `McpModule.forRootAsync()` options. */

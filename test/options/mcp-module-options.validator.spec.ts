@@ -69,7 +69,7 @@ describe('validateMcpModuleOptions: unknown keys', () => {
       '`foo` is not an option; valid options are: name, version, instructions, group, ' +
         'groupVersion, http, callerScopes, identity, useGlobalFilters, pageSize, ' +
         'listTemplatesAsResources, maxUriLength, requestState, schema, auth, telemetry, naming, manifest, tasks, ' +
-        'extensions, apps, i18n, scaleOut, discovery',
+        'extensions, apps, i18n, scaleOut, discovery, explorer',
     ]);
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
       '`http.host` is not an option; valid options of `http` are: path, guards, allowedHosts, ' +

@@ -50,6 +50,7 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'i18n',
       'scaleOut',
       'discovery',
+      'explorer',
     ]);
   });
 

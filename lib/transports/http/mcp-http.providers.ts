@@ -19,7 +19,7 @@ import { ServerCardSource } from './server-card.source.js';
 import { StreamableHttpEndpoint } from './streamable-http.endpoint.js';
 
 /** The route path of a registration's endpoint, with the app's global prefix. */
-const routePathOf = (options: McpModuleOptions, appConfig: ApplicationConfig) => () =>
+export const routePathOf = (options: McpModuleOptions, appConfig: ApplicationConfig) => () =>
   `${appConfig.getGlobalPrefix()}/${(options.http || undefined)?.path ?? DEFAULT_HTTP_PATH}`;
 
 /**
