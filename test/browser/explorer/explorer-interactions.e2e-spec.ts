@@ -30,6 +30,8 @@ const ADMIN_TOOLS = 9;
 describe.sequential('the sample explorer, during and after a call', () => {
   let browser: Browser;
   let sample: ExplorerSample;
+  /** The runs of reindex_catalog the sample logged as ended. */
+  const ended = () => sample.instance.output().match(/Re-indexed \d+ products/g) ?? [];
   let admin: ExplorerPage;
   let page: Page;
   let calls: SentCall[];
@@ -116,7 +118,6 @@ describe.sequential('the sample explorer, during and after a call', () => {
     expect(await structured.textContent()).toMatch(/products\D*36/);
     // The sample logs each run that ends. The two cancelled above started earlier and would
     // have ended before this one: only this one did.
-    const ended = () => sample.instance.output().match(/Re-indexed \d+ products/g) ?? [];
     await poll(() => ended().length).toBeGreaterThan(0);
     expect(ended()).toEqual(['Re-indexed 36 products']);
   });
