@@ -18,6 +18,8 @@ export interface BenchMode {
   bootstrapRepetitions: number;
   /** Calls before the first heap reading. */
   heapWarmupCalls: number;
+  /** Calls of each server whose allocations are sampled against the plain route's. */
+  allocationCalls: number;
   /** Calls between the first and the last heap reading. */
   heapCalls: number;
 }
@@ -34,6 +36,7 @@ export const BENCH_MODES: Record<'short' | 'long', BenchMode> = {
     bootstrapRepetitions: 2,
     heapWarmupCalls: 3_000,
     heapCalls: 12_000,
+    allocationCalls: 10_000,
   },
   // `npm run bench:long`: about 12 minutes; the figures to publish.
   long: {
@@ -46,6 +49,7 @@ export const BENCH_MODES: Record<'short' | 'long', BenchMode> = {
     bootstrapRepetitions: 5,
     heapWarmupCalls: 10_000,
     heapCalls: 100_000,
+    allocationCalls: 20_000,
   },
 };
 

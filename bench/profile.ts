@@ -267,8 +267,12 @@ async function profileOne(run: ProfileRun, seconds: number) {
     ...(run.bootstrap && { toMs: server.ready.sinceProcessStartMs }),
     groups: GROUPS,
     classify: layerOf,
-    top: 30,
+    top: Infinity,
   });
+  // The library's own functions (its dist/, not a package's), then the top 30 of all.
+  const ownFunctions = summary.selfByFunction.filter((entry) => entry.name.includes(' dist/'));
+  summary.selfByFunction = summary.selfByFunction.slice(0, 30);
+  const ownMs = ownFunctions.reduce((sum, entry) => sum + entry.ms, 0);
   const requests = cpu.requests;
   const perRequest = (ms: number) => (ms / requests).toFixed(4);
   const lines = [
@@ -296,6 +300,14 @@ async function profileOne(run: ProfileRun, seconds: number) {
       (entry) =>
         `   ${pad(entry.name, 60)} ${perRequest(entry.ms).padStart(8)} ${(entry.share * 100).toFixed(1).padStart(6)}%`,
     ),
+    '',
+    `   nestjs-mcp's own functions (self, natives not charged): ${perRequest(ownMs)} ms/req in all`,
+    ...ownFunctions
+      .slice(0, 15)
+      .map(
+        (entry) =>
+          `   ${pad(entry.name, 60)} ${perRequest(entry.ms).padStart(8)} ${(entry.share * 100).toFixed(1).padStart(6)}%`,
+      ),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   return {
@@ -303,6 +315,7 @@ async function profileOne(run: ProfileRun, seconds: number) {
     requests,
     cpuMsPerRequest: (cpu.userUs + cpu.systemUs) / 1000 / requests,
     summary,
+    ownFunctions: ownFunctions.slice(0, 30),
   };
 }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { ADD_NUMBERS_JSON_SCHEMA, ADD_NUMBERS_TOOL } from './apps/add-numbers.js';
 import { BENCH_MODES, TELEMETRY_EXPERIMENT, type BenchMode } from './bench.config.js';
+import { allocationsAgainstPlainRoute } from './support/allocation-run.js';
 import type { MemoryReading } from './support/ipc.js';
 import { runLoad } from './support/load.js';
 import { log } from './support/log.js';
@@ -208,6 +209,9 @@ async function main(): Promise<void> {
     log('(f) heap growth');
     const heap = await measureHeap(mode);
 
+    log('(k) allocations per call: ours (c) on both wires against the plain route (a)');
+    const allocations = await allocationsAgainstPlainRoute(mode.allocationCalls);
+
     const variants = variantReports(variantsRun, samples);
 
     const report: Report = evaluate({
@@ -221,11 +225,12 @@ async function main(): Promise<void> {
       listBytes,
       bootstrap,
       heap,
+      allocations,
       telemetry: evaluateTelemetry(variants, readings),
     });
     const i18n = evaluateI18n(variants, i18nBytes);
     report.targets.push(...i18n.targets);
-    printReport(report);
+    printReport(report, allocations);
     process.stdout.write(`${i18nLines(i18n).join('\n')}\n\n`);
     // This file runs as dist-bench/run.js; the results belong next to the sources.
     const file = new URL('../bench/results.json', import.meta.url);

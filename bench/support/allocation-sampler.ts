@@ -12,10 +12,11 @@ interface ProfileNode {
 function groupOf(url: string): string {
   if (url.includes('/@opentelemetry/')) return 'OpenTelemetry API and SDK';
   if (url.includes('/dist-bench/')) return 'bench app (and floors)';
+  if (url.includes('/@modelcontextprotocol/') || url.includes('/zod/')) return 'MCP SDK and zod';
+  // Packages have `dist/` folders too (path-to-regexp's): only the library's own is ours.
+  if (url.includes('/node_modules/')) return 'other packages';
   if (url.includes('/dist/telemetry/')) return 'nestjs-mcp telemetry';
   if (url.includes('/dist/')) return 'nestjs-mcp (rest)';
-  if (url.includes('/@modelcontextprotocol/') || url.includes('/zod/')) return 'MCP SDK and zod';
-  if (url.includes('/node_modules/')) return 'other packages';
   return 'Node.js and V8';
 }
 

@@ -1,4 +1,5 @@
 import type { BenchMode } from '../bench.config.js';
+import { kibPerRequest, plainRouteLines, type PlainRouteAllocations } from './allocation-run.js';
 import type { LoadResult } from './load.js';
 import type { machineInfo } from './machine.js';
 import { median, megabytes, round } from './stats.js';
@@ -72,6 +73,8 @@ interface ReportInput {
   listBytes: Record<number, number>;
   bootstrap: BootstrapSample[];
   heap: HeapSample[];
+  /** KiB allocated per call by ours and by the plain route (support/allocation-run.ts). */
+  allocations: PlainRouteAllocations;
   /** The telemetry experiment (g), evaluated by telemetry-report.ts. */
   telemetry: TelemetrySection;
 }
@@ -178,7 +181,29 @@ export function evaluate(input: ReportInput) {
       p99Ratio(variants, id),
     ]),
   );
-  const targets: Target[] = evaluateTargets({ variants, ratios, list, bootstrap, heap });
+  const { readings, ...allocationRatios } = input.allocations;
+  const allocations = {
+    ...allocationRatios,
+    kibByGroup: Object.fromEntries(
+      Object.entries(readings).map(([id, reading]) => [
+        id,
+        Object.fromEntries(
+          Object.keys(reading.bytesByGroup).map((group) => [
+            group,
+            round(kibPerRequest(reading, group), 2),
+          ]),
+        ),
+      ]),
+    ),
+  };
+  const targets: Target[] = evaluateTargets({
+    variants,
+    ratios,
+    list,
+    bootstrap,
+    heap,
+    allocations,
+  });
   targets.push(...input.telemetry.targets);
 
   return {
@@ -194,6 +219,7 @@ export function evaluate(input: ReportInput) {
     list,
     bootstrap,
     heap,
+    allocations,
     telemetry: input.telemetry,
     targets,
   };
@@ -202,7 +228,7 @@ export function evaluate(input: ReportInput) {
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 
 /** The report as text tables on stdout. */
-export function printReport(report: Report): void {
+export function printReport(report: Report, allocationReadings?: PlainRouteAllocations): void {
   const out: string[] = [];
   const { machine } = report;
   out.push(
@@ -264,6 +290,7 @@ export function printReport(report: Report): void {
     `heap after GC: ${heap.heapUsedAfterWarmupMB} MB after ${heap.warmupCalls} warm-up calls, ${heap.heapUsedAfterCallsMB} MB after ${heap.calls} more calls (both wires): ${heap.growthMB >= 0 ? '+' : ''}${heap.growthMB} MB (RSS ${heap.rssGrowthMB >= 0 ? '+' : ''}${heap.rssGrowthMB} MB)`,
     '',
   );
+  if (allocationReadings) out.push(...plainRouteLines(allocationReadings), '');
   out.push(...telemetryLines(report.telemetry), '');
   out.push('targets (judged on server CPU time per request; req/s ratio shown for information)');
   out.push(...targetLines(report.targets));
