@@ -11,6 +11,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { TransportCaller } from '../execution/mcp-call.js';
+import { McpOperation } from '../telemetry/mcp-operation.js';
+import { CONNECTION_CLOSED } from '../telemetry/mcp-semantic-conventions.js';
+import type { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { httpPeerOf } from '../telemetry/peer-facts.js';
 import type {
   CatalogServing,
   HandledServer,
@@ -36,8 +40,10 @@ export interface DirectRequest {
   /** The reserved `_meta` keys of a 2026-07-28 request (`ctx.mcpReq.envelope`). */
   readonly envelope?: Record<string, unknown>;
   readonly caller: TransportCaller;
-  /** Its `signal` aborts when the client goes away; read only when a handler asks for it. */
-  readonly cancellation: { readonly signal: AbortSignal };
+  /** Whether the client went away; its `signal` is read only when a handler asks for it. */
+  readonly cancellation: { readonly aborted: boolean; readonly signal: AbortSignal };
+  /** The revision the request is served on (telemetry's `mcp.protocol.version`). */
+  readonly protocolVersion: string | undefined;
   readonly authInfo?: AuthInfo;
   /** What the SDK hands handlers as `ctx.http.req`. */
   readonly httpRequest: Request;
@@ -55,6 +61,13 @@ export type DirectOutcome =
   | { readonly kind: 'result'; readonly result: Result }
   | { readonly kind: 'error'; readonly error: WireError }
   | { readonly kind: 'sdk'; readonly settle: () => Promise<Result> };
+
+/** What telemetry needs to trace the fast path's requests as the SDK servers' are traced. */
+export interface DirectTracing {
+  readonly telemetry: McpTelemetry;
+  /** Whether a `tools/call` or `prompts/get` names an entry of the catalog. */
+  readonly knows: (method: string, name: unknown) => boolean;
+}
 
 const cannotSend = () =>
   Promise.reject(
@@ -81,6 +94,7 @@ export class DirectServing {
     scopes: RequestScopes,
     private readonly encoder: WireEncoder,
     tasks: TaskHandlers | undefined,
+    private readonly tracing?: DirectTracing,
   ) {
     const host = {
       setRequestHandler: (method: string, handler: Handler) => {
@@ -109,7 +123,45 @@ export class DirectServing {
     return this.handlers.has(method);
   }
 
+  /**
+   * Serves one request; while telemetry records, in an operation made as the SDK servers'
+   * connection tracer makes it (`telemetry/connection.tracer.ts`): the SERVER span and the
+   * `mcp.server.operation.duration` of the request, ended by its answer. An outcome the SDK
+   * finishes is traced by the SDK server that finishes it.
+   */
   async serve(request: DirectRequest): Promise<DirectOutcome> {
+    const telemetry = this.tracing?.telemetry;
+    const tracer = telemetry?.currentTracer();
+    if (!telemetry || (!tracer && !telemetry.currentInstruments())) return this.dispatch(request);
+    const { message, caller, cancellation } = request;
+    const params = message.params;
+    const operation = new McpOperation(
+      telemetry,
+      {
+        method: message.method,
+        id: message.id,
+        params,
+        peer: httpPeerOf(caller.request),
+        knownTarget: this.tracing!.knows(message.method, params?.name),
+        protocolVersion: () => request.protocolVersion,
+      },
+      tracer,
+    );
+    let outcome!: Promise<DirectOutcome>;
+    operation.run(() => {
+      outcome = this.dispatch(request);
+    });
+    const done = await outcome;
+    if (cancellation.aborted) operation.abandon(CONNECTION_CLOSED);
+    else if (done.kind === 'result') {
+      operation.end({ jsonrpc: '2.0', id: message.id, result: done.result });
+    } else if (done.kind === 'error') {
+      operation.end({ jsonrpc: '2.0', id: message.id, error: done.error });
+    }
+    return done;
+  }
+
+  private async dispatch(request: DirectRequest): Promise<DirectOutcome> {
     const { message } = request;
     const handler = this.handlers.get(message.method);
     if (!handler) throw new Error(`The fast path does not serve ${message.method}`);

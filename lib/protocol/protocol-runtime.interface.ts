@@ -68,9 +68,9 @@ export interface McpProtocolRuntime {
   ): CatalogMcpServer;
   /**
    * What the fast path serves a stateless request of `era` with, without an SDK server per
-   * request; `undefined` while requests are traced (the SDK's servers carry the spans).
+   * request (its requests traced as the SDK servers' are).
    */
-  direct(era: ProtocolEra): Promise<DirectServing> | undefined;
+  direct(era: ProtocolEra): Promise<DirectServing>;
   /**
    * What a server of `era` states in `server/discover` (or `initialize`) to a request, now:
    * without making an SDK server for it (the Server Card asks for each request).

@@ -135,9 +135,8 @@ export class ProtocolRuntime implements McpProtocolRuntime, OnModuleInit, OnAppl
     return this.ready().servers.serverFor(era, transport, unit);
   }
 
-  direct(era: ProtocolEra): Promise<DirectServing> | undefined {
-    const { servers } = this.ready();
-    return servers.tracing ? undefined : servers.direct(era);
+  direct(era: ProtocolEra): Promise<DirectServing> {
+    return this.ready().servers.direct(era);
   }
 
   capabilities(era: ProtocolEra): ServerCapabilities {

@@ -147,7 +147,15 @@ export class SdkServerFactory {
     if (!found) {
       const [info, options] = this.serverArgs[era];
       found = WireEncoder.of(era, info, options).then(
-        (encoder) => new DirectServing(this.serving, era, this.parts.scopes, encoder, tasks),
+        (encoder) =>
+          new DirectServing(
+            this.serving,
+            era,
+            this.parts.scopes,
+            encoder,
+            tasks,
+            this.telemetry && { telemetry: this.telemetry, knows: this.knows },
+          ),
       );
       this.directs.set(key, found);
     }

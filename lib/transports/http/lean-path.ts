@@ -142,11 +142,11 @@ export class LeanPath {
       const listKey = this.listKeyOf(fast, caller.locale);
       const cached = listKey === undefined ? undefined : this.lists.get(listKey);
       if (cached !== undefined) return { status: 200, text: reply(cached, fast.message.id) };
-      const direct = this.server.direct(fast.era);
       // `server/discover` is served from the cache only: the lean path fills it.
-      if (direct && fast.message.method !== DISCOVER) {
+      if (fast.message.method !== DISCOVER) {
+        const direct = await this.server.direct(fast.era);
         const generation = this.generation;
-        const answer = await this.serveDirect(fast, body, await direct, exchange, caller, gone);
+        const answer = await this.serveDirect(fast, body, direct, exchange, caller, gone);
         if (
           listKey !== undefined &&
           generation === this.generation &&
@@ -195,6 +195,11 @@ export class LeanPath {
       ...(envelope && { envelope }),
       caller,
       cancellation: gone,
+      // What the SDK's tracer reads: the revision claimed (2026), else the header (2025).
+      protocolVersion:
+        route.era === 'modern'
+          ? MODERN_REVISION
+          : (exchange.request.headers['mcp-protocol-version'] as string),
       ...(authInfo && { authInfo }),
       httpRequest: standInRequest(exchange.request, gone),
       notify: (notification) => {
