@@ -43,6 +43,22 @@ describe('DnsRebindingProtection', () => {
     },
   );
 
+  it('remembers a Host it passed, never one it refused, and checks Origin every time', async () => {
+    const protection = new DnsRebindingProtection({});
+    const own = request('127.0.0.1', { host: 'localhost:3000' });
+    expect(await statusOf(protection, own)).toBe('passes');
+    expect(await statusOf(protection, own)).toBe('passes');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const evil = request('127.0.0.1', { host: 'evil.example.com' });
+      expect(await statusOf(protection, evil)).toMatchObject({ status: 403 });
+    }
+    const page = request('127.0.0.1', {
+      host: 'localhost:3000',
+      origin: 'http://evil.example.com',
+    });
+    expect(await statusOf(protection, page)).toMatchObject({ status: 403 });
+  });
+
   it('checks Origin on every connection: an unchecked Host proves nothing', async () => {
     const rebinding = request('10.0.0.5', {
       host: 'evil.example.com',

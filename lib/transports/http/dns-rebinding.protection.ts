@@ -8,6 +8,8 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 const LOCALHOST_NAMES: readonly string[] = localhostAllowedHostnames();
 /** How much of a refused header a 403 quotes. */
 const QUOTED_LENGTH = 200;
+/** How many passed `Host` values are remembered: a server answers to a handful. */
+const REMEMBERED_HOSTS = 64;
 
 const forbidden = (message: string) => jsonRpcErrorResponse(403, SERVER_ERROR, message);
 
@@ -44,6 +46,11 @@ export class DnsRebindingProtection {
   private readonly allowedHosts?: readonly string[];
   /** `http.allowedOrigins`, serialized; `undefined` when the option is not set. */
   private readonly allowedOrigins?: ReadonlySet<string>;
+  /**
+   * `Host` values the check passed, by the list they passed (the SDK's check parses each
+   * with `new URL()`, about 6 us a request: bench/README.md, issue 28).
+   */
+  private readonly passedHosts = new Set<string>();
 
   constructor(options: McpHttpOptions) {
     this.enabled = options.dnsRebindingProtection !== false;
@@ -61,7 +68,8 @@ export class DnsRebindingProtection {
     const loopback = LOOPBACK.test(request.socket?.localAddress ?? '');
     const hosts = this.allowedHosts ?? (loopback ? LOCALHOST_NAMES : undefined);
     const { host } = request.headers;
-    if (hosts) {
+    const remembered = `${hosts === LOCALHOST_NAMES ? 'localhost' : 'allowed'} ${host}`;
+    if (hosts && !this.passedHosts.has(remembered)) {
       const checked = validateHostHeader(host, [...hosts]);
       if (!checked.ok) {
         return forbidden(
@@ -69,6 +77,7 @@ export class DnsRebindingProtection {
             `${hosts.join(', ')}; list others in the http.allowedHosts option of McpModule.`,
         );
       }
+      if (this.passedHosts.size < REMEMBERED_HOSTS) this.passedHosts.add(remembered);
     }
     const origin = request.headers.origin;
     if (origin === undefined || origin === '') return undefined;

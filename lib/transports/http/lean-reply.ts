@@ -32,14 +32,16 @@ export const SSE_HEADERS = {
 
 /**
  * The web request the SDK hands handlers as `ctx.http.req`, on the lean path: no undici
- * `Request` is made (bench/README.md: about 27 us each). It offers the method, the URL,
- * the headers (made when first read) and the exchange's abort signal (made when first read).
+ * `Request` is made (bench/README.md: about 27 us each). It offers the method, the URL, the
+ * headers and the exchange's abort signal, each made when first read.
  */
 export function standInRequest(request: IncomingMessage, gone: ClientGone): Request {
   let headers: Headers | undefined;
   return {
     method: 'POST',
-    url: `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
+    get url() {
+      return `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`;
+    },
     get signal() {
       return gone.signal;
     },
