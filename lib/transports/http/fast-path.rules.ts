@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { MODERN_REVISION } from '../../protocol/protocol-revisions.js';
+import { isPlainObject } from '../../utils/value-checks.util.js';
 import type { LeanCatalogFacts } from './lean-path.rules.js';
 
 /**
@@ -72,8 +73,7 @@ export interface FastRoute {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = isPlainObject;
 const isOptional = (value: unknown, check: (value: unknown) => boolean) =>
   value === undefined || check(value);
 const isString = (value: unknown): value is string => typeof value === 'string';

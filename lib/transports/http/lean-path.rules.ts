@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { MODERN_REVISION } from '../../protocol/protocol-revisions.js';
+import { isPlainObject } from '../../utils/value-checks.util.js';
 
 /**
  * The protocol rules the lean path restates, all in this file. Everything else comes from
@@ -69,10 +70,6 @@ export interface LeanCatalogFacts {
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
