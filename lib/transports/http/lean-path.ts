@@ -36,6 +36,15 @@ export { writeLeanReply, type LeanReply } from './lean-reply.js';
 
 type CreateServer = (era: ProtocolEra, transport: TransportCaller) => McpServer;
 
+/** One request's exchange and what the endpoint knows of it. */
+interface LeanRequest {
+  readonly http: HttpExchange;
+  readonly caller: TransportCaller;
+  readonly gone: ClientGone;
+  /** The verified token (`auth`), which the SDK hands handlers as `ctx.http.authInfo`. */
+  readonly authInfo: AuthInfo | undefined;
+}
+
 /** A request either path serves: its era and its message as sent. */
 interface ServedRoute {
   readonly era: ProtocolEra;
@@ -139,36 +148,45 @@ export class LeanPath {
       if (this.challenge?.({ request: fast.message, ...(authInfo && { authInfo }) })) {
         return undefined;
       }
-      const listKey = this.listKeyOf(fast, caller.locale);
-      const cached = listKey === undefined ? undefined : this.lists.get(listKey);
-      if (cached !== undefined) return { status: 200, text: reply(cached, fast.message.id) };
-      // `server/discover` is served from the cache only: the lean path fills it.
-      if (fast.message.method !== DISCOVER) {
-        const direct = await this.server.direct(fast.era);
-        const generation = this.generation;
-        const answer = await this.serveDirect(fast, body, direct, exchange, caller, gone);
-        if (
-          listKey !== undefined &&
-          generation === this.generation &&
-          answer.result !== undefined
-        ) {
-          this.lists.set(listKey, answer.result);
-        }
-        return answer.reply;
-      }
+      // `server/discover` is served from the cache only: the lean path below fills it.
+      const served = await this.cachedOr(fast, caller.locale, async () =>
+        fast.message.method === DISCOVER
+          ? undefined
+          : this.serveDirect(fast, body, await this.server.direct(fast.era), {
+              http: exchange,
+              caller,
+              gone,
+              authInfo,
+            }),
+      );
+      if (served) return served.reply;
     }
     const route = leanRouteOf(exchange.request, body, this.legacyStateless, this.facts);
     if (!route) return undefined;
-    const listKey = this.listKeyOf(route, caller.locale);
-    const cached = listKey === undefined ? undefined : this.lists.get(listKey);
-    if (cached !== undefined) return { status: 200, text: reply(cached, route.message.id) };
+    const served = await this.cachedOr(route, caller.locale, () =>
+      this.dispatch(route, { http: exchange, caller, gone, authInfo }),
+    );
+    return served?.reply;
+  }
+
+  /**
+   * The cached answer of a list every caller sees alike, else `answer()`, whose result is
+   * kept for the next request unless the catalog changed meanwhile.
+   */
+  private async cachedOr(
+    route: ServedRoute,
+    locale: string | undefined,
+    answer: () => Promise<Served | undefined>,
+  ): Promise<Served | undefined> {
+    const key = this.listKeyOf(route, locale);
+    const text = key === undefined ? undefined : this.lists.get(key);
+    if (text !== undefined) return { reply: { status: 200, text: reply(text, route.message.id) } };
     const generation = this.generation;
-    const answer = await this.dispatch(route, exchange, caller, gone, authInfo);
-    if (answer === undefined) return undefined;
-    if (listKey !== undefined && generation === this.generation && answer.result !== undefined) {
-      this.lists.set(listKey, answer.result);
+    const served = await answer();
+    if (key !== undefined && served?.result !== undefined && generation === this.generation) {
+      this.lists.set(key, served.result);
     }
-    return answer.reply;
+    return served;
   }
 
   /**
@@ -177,46 +195,47 @@ export class LeanPath {
    * answer into the SSE stream the SDK's transport makes: the notification now, the
    * response when it comes.
    */
-  private async serveDirect(
+  private serveDirect(
     route: FastRoute,
     body: unknown,
     direct: DirectServing,
-    exchange: HttpExchange,
-    caller: TransportCaller,
-    gone: ClientGone,
+    served: LeanRequest,
   ): Promise<Served> {
-    const { message, envelope } = route;
-    const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
-    let events: LeanEventStream | undefined;
-    let streamed!: (response: Response) => void;
-    const streaming = new Promise<Response>((resolve) => (streamed = resolve));
-    const outcome = direct.serve({
-      message,
-      ...(envelope && { envelope }),
-      caller,
-      cancellation: gone,
-      // What the SDK's tracer reads: the revision claimed (2026), else the header (2025).
-      protocolVersion:
-        route.era === 'modern'
-          ? MODERN_REVISION
-          : (exchange.request.headers['mcp-protocol-version'] as string),
-      ...(authInfo && { authInfo }),
-      httpRequest: standInRequest(exchange.request, gone),
-      notify: (notification) => {
-        if (gone.aborted) return;
-        if (!events) {
-          events = new LeanEventStream(() => undefined);
-          streamed(new Response(events.readable, { headers: SSE_HEADERS }));
-        }
-        events.write(notification);
-      },
+    const { era, message, envelope } = route;
+    const { http, caller, gone, authInfo } = served;
+    const { request } = http;
+    return new Promise<Served>((resolve, reject) => {
+      let events: LeanEventStream | undefined;
+      direct
+        .serve({
+          message,
+          ...(envelope && { envelope }),
+          caller,
+          cancellation: gone,
+          // What the SDK's tracer reads: the revision claimed (2026), else the header (2025).
+          protocolVersion:
+            era === 'modern'
+              ? MODERN_REVISION
+              : (request.headers['mcp-protocol-version'] as string),
+          ...(authInfo && { authInfo }),
+          httpRequest: standInRequest(request, gone),
+          notify: (notification) => {
+            if (gone.aborted) return;
+            if (!events) {
+              events = new LeanEventStream(() => undefined);
+              resolve({ reply: new Response(events.readable, { headers: SSE_HEADERS }) });
+            }
+            events.write(notification);
+          },
+        })
+        .then((done) =>
+          done.kind === 'sdk'
+            ? this.finishInSdk(route, body, done.settle, served)
+            : directReply(route, done, events, gone),
+        )
+        // Once the answer is a stream, the response ends it and this settles nothing.
+        .then(resolve, reject);
     });
-    const answered = outcome.then((done) =>
-      done.kind === 'sdk'
-        ? this.finishInSdk(route, body, done.settle, exchange, caller, gone)
-        : directReply(route, done, events, gone),
-    );
-    return Promise.race([answered, streaming.then((stream) => ({ reply: stream }))]);
   }
 
   /** Hands what a handler of the fast path produced to an SDK server, to finish it. */
@@ -224,11 +243,8 @@ export class LeanPath {
     route: FastRoute,
     body: unknown,
     settle: () => Promise<Result>,
-    exchange: HttpExchange,
-    caller: TransportCaller,
-    gone: ClientGone,
+    served: LeanRequest,
   ): Promise<Served> {
-    const authInfo = (exchange.platformRequest as { auth?: AuthInfo }).auth;
     const dispatch: SdkDispatch = {
       era: route.era,
       // The request as sent: the SDK's protocol layer lifts its envelope itself.
@@ -237,11 +253,7 @@ export class LeanPath {
       settle,
     };
     // Never `undefined`: the fast path asked the scope challenge before it ran the handler.
-    return (
-      (await this.dispatch(dispatch, exchange, caller, gone, authInfo)) ?? {
-        reply: { status: 500, text: '' },
-      }
-    );
+    return (await this.dispatch(dispatch, served)) ?? { reply: { status: 500, text: '' } };
   }
 
   /**
@@ -251,10 +263,7 @@ export class LeanPath {
    */
   private async dispatch(
     route: SdkDispatch,
-    exchange: HttpExchange,
-    caller: TransportCaller,
-    gone: ClientGone,
-    authInfo: AuthInfo | undefined,
+    { http, caller, gone, authInfo }: LeanRequest,
   ): Promise<Served | undefined> {
     const product = this.create(route.era, caller);
     // With `auth`, an operation the token lacks scopes for is refused with the SDK's 403
@@ -278,7 +287,7 @@ export class LeanPath {
     await product.connect(transport);
     const extra: MessageExtraInfo = {
       ...(route.classification && { classification: route.classification }),
-      request: standInRequest(exchange.request, gone),
+      request: standInRequest(http.request, gone),
       ...(authInfo !== undefined && { authInfo }),
     };
     // A client that goes away cancels the call, as closing the SDK's exchange does.
