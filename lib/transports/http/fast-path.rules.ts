@@ -5,14 +5,18 @@ import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   RELATED_TASK_META_KEY,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCRequest,
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
 import { MODERN_REVISION } from '../../protocol/protocol-revisions.js';
 import { isPlainObject } from '../../utils/value-checks.util.js';
-import type { LeanCatalogFacts } from './lean-path.rules.js';
+import {
+  header,
+  isStatelessLegacyExchange,
+  NAME_FIELD,
+  type LeanCatalogFacts,
+} from './lean-path.rules.js';
 
 /**
  * The protocol rules the fast path restates (issue 28), all in this file: what a request
@@ -52,16 +56,6 @@ const ENVELOPE_KEYS = [
   LOG_LEVEL_META_KEY,
 ] as const;
 
-/**
- * SEP-2243 (2026-07-28, Streamable HTTP, "Standard request headers"): `Mcp-Name` mirrors
- * `params.name` of `tools/call` and `prompts/get` and `params.uri` of `resources/read`.
- */
-const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
-
 /** One request the fast path answers. */
 export interface FastRoute {
   readonly era: ProtocolEra;
@@ -80,11 +74,6 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isBoolean = (value: unknown) => typeof value === 'boolean';
 /** A record of JSON objects (`z.record(z.string(), JSONObjectSchema)`). */
 const isObjectRecord = (value: unknown) => isObject(value) && Object.values(value).every(isObject);
-
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : undefined;
-}
 
 /**
  * 2026-07-28 schema `ClientCapabilities` as the envelope carries it: every member optional,
@@ -204,7 +193,9 @@ export function fastRouteOf(
   }
   // 2025-11-25 has no `server/discover`: without a claim it is a legacy probe, the SDK's.
   if (method === 'server/discover' || !legacyStateless) return undefined;
-  return legacyRouteOf(request, body, versionHeader);
+  // A 2025-era request the SDK would serve statelessly: handed on as sent.
+  if (!isStatelessLegacyExchange(request, versionHeader)) return undefined;
+  return { era: 'legacy', message: body as unknown as JSONRPCRequest };
 }
 
 /** A 2026-07-28 request, whose envelope claims the revision served. */
@@ -242,26 +233,4 @@ function modernRouteOf(
   const { _meta: _lifted, ...others } = params;
   const liftedParams = Object.keys(rest).length > 0 ? { ...others, _meta: rest } : others;
   return { era: 'modern', message: { ...body, params: liftedParams } as JSONRPCRequest, envelope };
-}
-
-/** A 2025-era request the SDK would serve statelessly. */
-function legacyRouteOf(
-  request: IncomingMessage,
-  body: Json,
-  versionHeader: string | undefined,
-): FastRoute | undefined {
-  // Streamable HTTP 2025-06-18 / 2025-11-25, "Protocol Version Header": a stateless client
-  // names a revision the server supports on every request; "Session Management": a
-  // request with `Mcp-Session-Id` belongs to a session.
-  if (versionHeader === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(versionHeader)) {
-    return undefined;
-  }
-  if (request.headers['mcp-session-id'] !== undefined) return undefined;
-  // "Sending messages to the server": the client accepts both `application/json` and
-  // `text/event-stream` (the SDK's legacy transport answers 406 otherwise).
-  const accept = header(request, 'accept');
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
-    return undefined;
-  }
-  return { era: 'legacy', message: body as unknown as JSONRPCRequest };
 }

@@ -45,7 +45,7 @@ const LEGACY_METHODS: ReadonlySet<string> = new Set(
  * `params.name` of `tools/call` and `prompts/get` and `params.uri` of `resources/read`.
  * The SDK checks it in `validateStandardRequestHeaders` (not exported).
  */
-const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
+export const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
@@ -67,7 +67,8 @@ export interface LeanCatalogFacts {
   readonly declaresParamHeaders: (name: string) => boolean;
 }
 
-function header(request: IncomingMessage, name: string): string | undefined {
+/** A request header given once (a repeated one is not the protocol's). */
+export function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
@@ -135,6 +136,32 @@ export function leanRouteOf(
   return legacyRouteOf(request, body, method, protocolVersionHeader);
 }
 
+/**
+ * Whether a 2025-era POST is one the SDK's legacy transport serves statelessly with an answer
+ * the lean and fast paths may give as one JSON object.
+ */
+export function isStatelessLegacyExchange(
+  request: IncomingMessage,
+  protocolVersionHeader: string | undefined,
+): boolean {
+  // Streamable HTTP 2025-06-18 / 2025-11-25, "Protocol Version Header": a stateless client
+  // sends `MCP-Protocol-Version` with every request; without it (or with a version the SDK
+  // does not serve) the SDK's legacy transport decides. "Session Management": a request
+  // with `Mcp-Session-Id` belongs to a session.
+  if (
+    protocolVersionHeader === undefined ||
+    !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader) ||
+    request.headers['mcp-session-id'] !== undefined
+  ) {
+    return false;
+  }
+  // "Sending messages to the server": the client MUST accept both `application/json` and
+  // `text/event-stream` (the SDK's legacy transport answers 406 otherwise), and the server
+  // may answer a request with one JSON object: these paths always do.
+  const accept = header(request, 'accept');
+  return accept?.includes('application/json') === true && accept.includes('text/event-stream');
+}
+
 /** The lean route of a 2025-era request the SDK would serve statelessly, if it is one. */
 function legacyRouteOf(
   request: IncomingMessage,
@@ -142,23 +169,7 @@ function legacyRouteOf(
   method: string,
   protocolVersionHeader: string | undefined,
 ): LeanRoute | undefined {
-  if (!LEGACY_METHODS.has(method)) return undefined;
-  // Streamable HTTP 2025-06-18 / 2025-11-25, "Protocol Version Header": a stateless client
-  // sends `MCP-Protocol-Version` with every request; without it (or with a version the SDK
-  // does not serve) the SDK's legacy transport decides. "Session Management": a request
-  // with `Mcp-Session-Id` belongs to a session.
-  if (
-    protocolVersionHeader === undefined ||
-    !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader)
-  ) {
-    return undefined;
-  }
-  if (request.headers['mcp-session-id'] !== undefined) return undefined;
-  // "Sending messages to the server": the client MUST accept both `application/json` and
-  // `text/event-stream` (the SDK's legacy transport answers 406 otherwise), and the server
-  // may answer a request with one JSON object: the lean path always does.
-  const accept = header(request, 'accept');
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+  if (!LEGACY_METHODS.has(method) || !isStatelessLegacyExchange(request, protocolVersionHeader)) {
     return undefined;
   }
   let message: JSONRPCMessage;
