@@ -5,7 +5,7 @@ import {
   protectedResourceMetadataUrl,
 } from '../oauth/protected-resource-metadata.js';
 import type { McpProtocolRuntime } from '../protocol/protocol-runtime.interface.js';
-import { allowedOriginOf, type CardRequest } from '../transports/http/server-card.source.js';
+import { absoluteUrlOf, type CardRequest } from '../transports/http/server-card.source.js';
 import { httpOriginSource } from './explorer-csp.js';
 import type { ExplorerMount } from './explorer-mount.js';
 import type { ExplorerAuthConfig, ExplorerConfig, ExplorerServerEntry } from './explorer-page.js';
@@ -87,11 +87,7 @@ export class ExplorerSource {
    * is a header anyone may write.
    */
   private absolute(request: ExplorerRequest, route: string): string | undefined {
-    const publicUrl = this.publicUrl();
-    if (publicUrl !== undefined) return `${publicUrl.replace(/\/+$/, '')}${normalizePath(route)}`;
-    const { http } = this.server.options;
-    const origin = allowedOriginOf(request, http ? http.allowedHosts : undefined);
-    return origin === undefined ? undefined : `${origin}${normalizePath(route)}`;
+    return absoluteUrlOf(request, this.server.options.http, normalizePath(route));
   }
 
   /** The absolute URL of one of the explorer's routes, such as `/oauth/callback`. */

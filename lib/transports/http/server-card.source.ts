@@ -7,6 +7,7 @@ import {
   normalizePath,
   protectedResourceMetadataUrl,
 } from '../../oauth/protected-resource-metadata.js';
+import type { McpModuleOptions } from '../../interfaces/mcp-module-options.interface.js';
 import type { McpProtocolRuntime } from '../../protocol/protocol-runtime.interface.js';
 import { supportedRevisions } from '../../protocol/protocol-revisions.js';
 import { webOrigin } from '../../utils/web-origin.util.js';
@@ -51,6 +52,22 @@ export function allowedOriginOf(
 }
 
 /**
+ * The absolute URL of a route of the app: `http.publicUrl` and the route, else the
+ * request's origin and the route when the server answers to its host (`allowedOriginOf`);
+ * `undefined` otherwise. What the Server Card and the explorer name URLs with.
+ */
+export function absoluteUrlOf(
+  request: CardRequest,
+  http: McpModuleOptions['http'],
+  route: string,
+): string | undefined {
+  const options = http || undefined;
+  if (options?.publicUrl !== undefined) return `${options.publicUrl.replace(/\/+$/, '')}${route}`;
+  const origin = allowedOriginOf(request, options?.allowedHosts);
+  return origin === undefined ? undefined : `${origin}${route}`;
+}
+
+/**
  * The Server Card of one server, made for each request from what the server is now: its
  * options, its endpoint's absolute URL and the capabilities an SDK server of it states in
  * `server/discover`, which change with the catalog (a task tool adds the tasks extension).
@@ -83,12 +100,8 @@ export class ServerCardSource {
    */
   endpointUrlFor(request: CardRequest): string | undefined {
     const { http } = this.server.options;
-    const path = normalizePath(this.routePath());
-    const publicUrl = http ? http.publicUrl : undefined;
-    if (publicUrl !== undefined) return `${publicUrl.replace(/\/+$/, '')}${path}`;
-    const origin = allowedOriginOf(request, http ? http.allowedHosts : undefined);
-    if (origin === undefined) return undefined;
-    const url = `${origin}${path}`;
+    const url = absoluteUrlOf(request, http, normalizePath(this.routePath()));
+    if (url === undefined || (http && http.publicUrl !== undefined)) return url;
     if (!this.warnedDerived) {
       this.warnedDerived = true;
       this.logger.warn(derivedCardUrlMessage(this.server.options.name, url));
