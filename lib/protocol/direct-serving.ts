@@ -130,9 +130,12 @@ export class DirectServing {
    * finishes is traced by the SDK server that finishes it.
    */
   async serve(request: DirectRequest): Promise<DirectOutcome> {
-    const telemetry = this.tracing?.telemetry;
-    const tracer = telemetry?.currentTracer();
-    if (!telemetry || (!tracer && !telemetry.currentInstruments())) return this.dispatch(request);
+    const { tracing } = this;
+    const tracer = tracing?.telemetry.currentTracer();
+    if (!tracing || (!tracer && !tracing.telemetry.currentInstruments())) {
+      return this.dispatch(request);
+    }
+    const { telemetry } = tracing;
     const { message, caller, cancellation } = request;
     const params = message.params;
     const operation = new McpOperation(
@@ -142,7 +145,7 @@ export class DirectServing {
         id: message.id,
         params,
         peer: httpPeerOf(caller.request),
-        knownTarget: this.tracing!.knows(message.method, params?.name),
+        knownTarget: tracing.knows(message.method, params?.name),
         protocolVersion: () => request.protocolVersion,
       },
       tracer,
