@@ -110,6 +110,35 @@ export interface McpHttpOptions {
    */
   maxStreamsPerCaller?: number;
   /**
+   * At most this many 2026-07-28 `subscriptions/listen` streams open on the endpoint at
+   * once (all callers together); one more is refused with a JSON-RPC error. Each idle
+   * stream costs a socket and a few kilobytes (bench/README.md, "Endurance").
+   * @default 10000
+   */
+  maxListenStreams?: number;
+  /**
+   * How many bytes a stream (SSE: listen streams, 2025 sessions' GET streams, a call's
+   * progress) may hold for a client that stops reading. Past it the stream is closed and
+   * its memory freed; a client that reads again reconnects. One message larger than the
+   * bound is still written whole.
+   * @default 1048576 (1 MiB)
+   */
+  maxStreamBufferBytes?: number;
+  /**
+   * How long a request's body may take to arrive, from the first byte of the request. A
+   * body trickled slower is answered 408 with a JSON-RPC error and its connection closed.
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * How long a client may take to send a request's headers before its connection is
+   * answered 408 and closed. It is set on the app's HTTP server (Node's
+   * `server.headersTimeout`, whose default is 60000) at bootstrap, so it applies to every
+   * route of the app; left out, the server's own setting stays.
+   * @default the HTTP server's setting (Node: 60000)
+   */
+  headersTimeoutMs?: number;
+  /**
    * Keeps sessions (`Mcp-Session-Id`) for 2025-era clients, so that they get elicitation
    * and sampling (`inputRequired(...)` becomes real server-to-client requests), cancellation
    * with `notifications/cancelled`, `logging/setLevel`, resource subscriptions and

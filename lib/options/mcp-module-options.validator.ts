@@ -166,6 +166,10 @@ function httpOptionsProblems(http: unknown): string[] {
     'maxJsonDepth',
     'shutdownTimeoutMs',
     'maxStreamsPerCaller',
+    'maxListenStreams',
+    'maxStreamBufferBytes',
+    'bodyTimeoutMs',
+    'headersTimeoutMs',
   ] as const) {
     problems.push(...found([wholeNumberProblem(`http.${option}`, http[option])]));
   }

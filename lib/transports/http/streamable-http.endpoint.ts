@@ -36,6 +36,8 @@ import { LeanPath, writeLeanReply, type LeanReply } from './lean-path.js';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const DEFAULT_STREAMS_PER_CALLER = 10;
+/** Idle listen streams cost a few kilobytes each (bench/README.md, "Endurance"). */
+const DEFAULT_MAX_LISTEN_STREAMS = 10_000;
 
 /** A 2025 session's GET stream, or a 2026-07-28 `subscriptions/listen` stream. */
 function opensStream(method: string | undefined, body: unknown): boolean {
@@ -149,6 +151,7 @@ export class StreamableHttpEndpoint {
       {
         // With sessions, 2025-era traffic is routed to them before it reaches the handler.
         legacy: this.sessions ? 'reject' : 'stateless',
+        maxSubscriptions: options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS,
         onerror: (error) => this.logger.debug(`MCP request rejected or failed: ${error.message}`),
       },
     );
