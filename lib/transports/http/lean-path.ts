@@ -2,6 +2,7 @@ import {
   SdkError,
   SdkErrorCode,
   type AuthInfo,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   type McpServer,
   type MessageClassification,
@@ -74,6 +75,22 @@ const declaresHeaders = new WeakMap<object, boolean>();
 
 /** The classification a modern request is dispatched with (the SDK classifier's). */
 const MODERN: MessageClassification = { era: 'modern', revision: MODERN_REVISION };
+
+/**
+ * Ends a stream the fast path already opened (a 2025 log came before the outcome) with
+ * what the SDK server answered, as the SDK's own stream would: its messages, then the end.
+ */
+async function relayInto(events: LeanEventStream, { reply: answer }: Served): Promise<Served> {
+  if (answer instanceof Response) {
+    for (const line of (await answer.text()).split('\n')) {
+      if (line.startsWith('data: ')) events.write(JSON.parse(line.slice(6)) as JSONRPCMessage);
+    }
+  } else if (answer.text !== '') {
+    events.write(JSON.parse(answer.text) as JSONRPCMessage);
+  }
+  events.close();
+  return { reply: { status: 200, text: '' } };
+}
 
 /**
  * The stateless requests that dominate traffic, served without the SDK's web-standard entry
@@ -228,11 +245,11 @@ export class LeanPath {
             events.write(notification);
           },
         })
-        .then((done) =>
-          done.kind === 'sdk'
-            ? this.finishInSdk(route, body, done.settle, served)
-            : directReply(route, done, events, gone),
-        )
+        .then(async (done) => {
+          if (done.kind !== 'sdk') return directReply(route, done, events, gone);
+          const finished = await this.finishInSdk(route, body, done.settle, served);
+          return events ? relayInto(events, finished) : finished;
+        })
         // Once the answer is a stream, the response ends it and this settles nothing.
         .then(resolve, reject);
     });

@@ -1,6 +1,13 @@
 import { Injectable, Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { McpModule, McpServerHost, McpTool } from 'nestjs-mcp';
+import {
+  inputRequired,
+  McpContext,
+  McpModule,
+  McpServerHost,
+  McpTool,
+  type McpCallContext,
+} from 'nestjs-mcp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../../support/fixture-app.js';
@@ -16,6 +23,19 @@ class LeanTools {
   @McpTool({ description: 'Echoes a word.' })
   echo({ word }: EchoDto) {
     return `echo: ${word}`;
+  }
+
+  @McpTool({ description: 'Logs, then asks the user a question.' })
+  async ask(@McpContext() call: McpCallContext) {
+    await call.log('info', 'asking');
+    return inputRequired({
+      inputRequests: {
+        ok: inputRequired.elicit({
+          message: 'Sure?',
+          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+        }),
+      },
+    });
   }
 
   @McpTool({ description: 'Another tool, published at run time.' })
@@ -49,6 +69,14 @@ function messageOf(res: request.Response): unknown {
   return JSON.parse(data.at(-1)!.slice(6));
 }
 
+/** Every message of an SSE answer. */
+function framesOf(res: request.Response): unknown[] {
+  return res.text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as unknown);
+}
+
 describe('the lean HTTP path (http.leanPath)', () => {
   let lean: RunningApp;
   let sdk: RunningApp;
@@ -80,6 +108,20 @@ describe('the lean HTTP path (http.leanPath)', () => {
     expect(fromLean.body.result.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
   });
 
+  it('ends the stream a 2025 log opened with the SDK path’s answer to a question it cannot ask', async () => {
+    // A stateless 2025 client cannot be asked (no session): the log opens the stream, and the
+    // SDK's refusal of the question must end it, as on the SDK path (it used to stay open).
+    const call = { id: 8, method: 'tools/call', params: { name: 'ask', arguments: {} } };
+    const [fromLean, fromSdk] = await Promise.all([legacyPost(lean, call), legacyPost(sdk, call)]);
+    for (const res of [fromLean, fromSdk]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/event-stream');
+    }
+    expect(framesOf(fromLean)).toEqual(framesOf(fromSdk));
+    expect(framesOf(fromLean)).toHaveLength(2);
+    expect(messageOf(fromLean)).toMatchObject({ id: 8 });
+  });
+
   it('answers 2026-07-28 calls and lists with the SDK path’s status, headers and body', async () => {
     const requests: [string, Record<string, unknown>][] = [
       ['tools/call', { name: 'echo', arguments: { word: 'modern' } }],
@@ -104,13 +146,13 @@ describe('the lean HTTP path (http.leanPath)', () => {
       const res = await modernRequest(lean.app, '/mcp', 'tools/list', {});
       return (res.body.result.tools as { name: string }[]).map((tool) => tool.name);
     };
-    expect(await names()).toEqual(['echo']);
-    expect(await names()).toEqual(['echo']);
+    expect(await names()).toEqual(['ask', 'echo']);
+    expect(await names()).toEqual(['ask', 'echo']);
     const host = lean.app.get(McpServerHost);
     host.addTool(lean.app.get(LeanTools), 'extra', { name: 'extra' });
-    expect(await names()).toEqual(['echo', 'extra']);
+    expect(await names()).toEqual(['ask', 'echo', 'extra']);
     host.removeTool('extra');
-    expect(await names()).toEqual(['echo']);
+    expect(await names()).toEqual(['ask', 'echo']);
   });
 
   it('answers every id with its own answer when lists come from the cache', async () => {
