@@ -69,12 +69,13 @@ describe('validateMcpModuleOptions: unknown keys', () => {
       '`foo` is not an option; valid options are: name, version, instructions, group, ' +
         'groupVersion, http, callerScopes, identity, useGlobalFilters, pageSize, ' +
         'listTemplatesAsResources, maxUriLength, requestState, schema, auth, telemetry, naming, manifest, tasks, ' +
-        'extensions, apps, i18n, scaleOut, discovery, explorer',
+        'tools, extensions, apps, i18n, scaleOut, discovery, explorer',
     ]);
     expect(problemsOf({ ...base, http: { host: 'localhost' } })).toEqual([
       '`http.host` is not an option; valid options of `http` are: path, guards, allowedHosts, ' +
         'allowedOrigins, dnsRebindingProtection, maxBodyBytes, maxJsonDepth, shutdownTimeoutMs, ' +
-        'maxStreamsPerCaller, legacySessions, leanPath, publicUrl',
+        'maxStreamsPerCaller, maxListenStreams, maxStreamBufferBytes, bodyTimeoutMs, ' +
+        'headersTimeoutMs, legacySessions, leanPath, publicUrl',
     ]);
     expect(problemsOf({ ...base, http: { legacySessions: { ttl: 1 } } })).toEqual([
       '`http.legacySessions.ttl` is not an option; valid options of `http.legacySessions` are: ' +
@@ -100,6 +101,19 @@ describe('validateMcpModuleOptions: unknown keys', () => {
     ]);
   });
 
+  it('refuses a bound of the endpoint that is not a positive whole number', () => {
+    expect(
+      problemsOf({
+        ...base,
+        http: { maxListenStreams: 0, maxStreamBufferBytes: 1.5, bodyTimeoutMs: '30s' },
+      }),
+    ).toEqual([
+      '"http.maxListenStreams" must be a positive whole number (got 0)',
+      '"http.maxStreamBufferBytes" must be a positive whole number (got 1.5)',
+      '"http.bodyTimeoutMs" must be a positive whole number (got "30s")',
+    ]);
+  });
+
   it('refuses a key even when its value is undefined, and names of Object.prototype', () => {
     expect(problemsOf({ ...base, http: { paht: undefined } })).toEqual([
       '`http.paht` is not an option; did you mean `http.path`?',
@@ -122,6 +136,10 @@ describe('validateMcpModuleOptions: unknown keys', () => {
         maxBodyBytes: 1024,
         maxJsonDepth: 10,
         shutdownTimeoutMs: 100,
+        maxListenStreams: 20_000,
+        maxStreamBufferBytes: 65_536,
+        bodyTimeoutMs: 5000,
+        headersTimeoutMs: 10_000,
         legacySessions: { idleTimeoutMs: 1000, maxSessions: 10 },
       },
       callerScopes: () => [],

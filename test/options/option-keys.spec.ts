@@ -45,6 +45,7 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'naming',
       'manifest',
       'tasks',
+      'tools',
       'extensions',
       'apps',
       'i18n',
@@ -65,6 +66,10 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'maxJsonDepth',
       'shutdownTimeoutMs',
       'maxStreamsPerCaller',
+      'maxListenStreams',
+      'maxStreamBufferBytes',
+      'bodyTimeoutMs',
+      'headersTimeoutMs',
       'legacySessions',
       'leanPath',
       'publicUrl',
@@ -87,6 +92,12 @@ describe('the option keys, as the messages of an unknown key list them', () => {
       'ttlMs',
       'pollIntervalMs',
       'maxTasks',
+      'queue',
+    ]);
+    expect(listedAt(MCP_MODULE_OPTION_KEYS, ['tools'])).toEqual(['timeoutMs', 'concurrency']);
+    expect(listedAt(MCP_MODULE_OPTION_KEYS, ['tools', 'concurrency'])).toEqual([
+      'max',
+      'perCaller',
       'queue',
     ]);
     expect(listedAt(MCP_MODULE_OPTION_KEYS, ['i18n'])).toEqual([

@@ -10,6 +10,9 @@ export type RequestWithBodyOutcome = IncomingMessage & {
   [MCP_BODY_OUTCOME]?: JsonBodyOutcome;
 };
 
+/** The refusals that leave the body unread or half read. */
+const UNREAD_BODY_STATUSES = new Set([408, 413, 415]);
+
 /**
  * On Express, Nest's `json()` body parser is an app-level middleware that runs before any
  * route, with its own 100 KB limit and its own error answers. This middleware is added
@@ -18,9 +21,10 @@ export type RequestWithBodyOutcome = IncomingMessage & {
  * type rule and error answers apply. Once it has read the whole body, `body-parser` sees
  * a finished request and skips it.
  *
- * - A refusal that leaves the body unread (415) or half read (413) is answered here: the
- *   parsers must not read on. (The rest of a 413's body is dropped as it arrives, so that
- *   the client can read the answer: see `discardRestOfBody`.)
+ * - A refusal that leaves the body unread (415) or half read (413, or 408 for a body not
+ *   in after `http.bodyTimeoutMs`) is answered here: the parsers must not read on. (The
+ *   rest of a 413's body is dropped as it arrives, so that the client can read the answer:
+ *   see `discardRestOfBody`; a 408 closes the connection instead.)
  * - Otherwise the outcome waits on the request, and the endpoint answers after the route's
  *   guards, like any other MCP error. A parsed body is also `req.body`, as the app's
  *   middleware and guards expect.
@@ -38,7 +42,7 @@ export function createExpressBodyMiddleware(
     readJsonBody(request, limits).then((outcome) => {
       if (outcome.ok) {
         request.body = outcome.body;
-      } else if (outcome.answer.status === 413 || outcome.answer.status === 415) {
+      } else if (UNREAD_BODY_STATUSES.has(outcome.answer.status)) {
         void writeWebResponse(outcome.answer, response, new AbortController().signal);
         return;
       }

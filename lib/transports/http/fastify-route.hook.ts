@@ -1,8 +1,10 @@
 import { isJsonContentType } from '@modelcontextprotocol/server';
-import type { IncomingMessage } from 'node:http';
-import { Transform, type TransformCallback } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { contentCodingOf, inflate, InflationError } from './content-encoding.inflater.js';
 import {
+  bodyDeadline,
+  BodyTimeoutError,
   checkJsonBody,
   discardRestOfBody,
   inflationRefusal,
@@ -102,11 +104,41 @@ function inflating(maxBodyBytes: number): PreParsingHook {
 }
 
 /**
+ * Fails a body not in after `http.bodyTimeoutMs` with a {@link BodyTimeoutError}, which
+ * ends Fastify's reading of it (the error handler answers 408 and closes the connection).
+ * Fastify has no such bound of its own for a route: its `requestTimeout` is the whole
+ * server's, and a route's `handlerTimeout` would also end the calls and streams that last.
+ */
+function deadline(timeoutMs: number | undefined): PreParsingHook {
+  return (request, reply, payload, done) => {
+    const { raw } = request as { raw: IncomingMessage };
+    // Fastify reads no body for these (a 2025 session's GET stream lasts as long as it may).
+    if (raw.method === 'GET' || raw.method === 'HEAD') return done(null, payload);
+    const timer = bodyDeadline(raw, timeoutMs, (error) => {
+      // Only a body Fastify is still reading fails (an error no one listens to would be
+      // thrown); nothing more is read, and the answer closes the connection.
+      if (payload.listenerCount('error') === 0) return;
+      raw.unpipe();
+      raw.pause();
+      (payload as Readable).destroy(error);
+    });
+    if (timer) {
+      const clear = () => clearTimeout(timer);
+      payload.once('end', clear);
+      payload.once('close', clear);
+      // Answered before the body was read (a refusal): not waited for any longer.
+      (reply as { raw: ServerResponse }).raw.once('close', clear);
+    }
+    done(null, payload);
+  };
+}
+
+/**
  * On Fastify, the content type parser runs before the route handler; it counts bytes
  * against the route's `bodyLimit` while reading and stops there. So the endpoint keeps
  * Fastify's parser and, through an `onRoute` hook limited to its own routes, sets the
- * route's `bodyLimit` to `http.maxBodyBytes`, keeps the body's bytes (`BodyRecorder`) and
- * answers the parser's refusals as JSON-RPC errors (after a 413, the rest of the body is
+ * route's `bodyLimit` to `http.maxBodyBytes`, keeps the body's bytes (`BodyRecorder`),
+ * bounds the time the body takes (`http.bodyTimeoutMs`) and answers the parser's refusals as JSON-RPC errors (after a 413, the rest of the body is
  * dropped as it arrives, as on Express); any other error goes on to the app's error handler.
  */
 export function createFastifyRouteHook(routeMarker: object, limits: JsonBodyLimits) {
@@ -115,7 +147,7 @@ export function createFastifyRouteHook(routeMarker: object, limits: JsonBodyLimi
     route.bodyLimit = limits.maxBodyBytes;
     route.preParsing = [route.preParsing ?? []]
       .flat()
-      .concat(inflating(limits.maxBodyBytes), record);
+      .concat(inflating(limits.maxBodyBytes), record, deadline(limits.bodyTimeoutMs));
     const appHandler = route.errorHandler;
     route.errorHandler = async function mcpBodyErrors(error, request, reply) {
       const answer = bodyErrorAnswer(error, request as { headers: Record<string, string> }, limits);
@@ -157,6 +189,7 @@ function bodyErrorAnswer(
   { maxBodyBytes, maxJsonDepth }: JsonBodyLimits,
 ): Response | undefined {
   if (error instanceof InflationError) return inflationRefusal(error, maxBodyBytes);
+  if (error instanceof BodyTimeoutError) return httpErrors.bodyTimeout(error.timeoutMs);
   if (error instanceof UnsupportedEncodingError) {
     return httpErrors.unsupportedEncoding(String(request.headers['content-encoding']));
   }

@@ -15,6 +15,31 @@ export type JsonBodyOutcome = { ok: true; body: unknown } | { ok: false; answer:
 export interface JsonBodyLimits {
   maxBodyBytes: number;
   maxJsonDepth: number;
+  /** How long a body may take to arrive (`http.bodyTimeoutMs`); no bound when left out. */
+  bodyTimeoutMs?: number;
+}
+
+/** A body that did not arrive in time: answered 408, and its connection closed. */
+export class BodyTimeoutError extends Error {
+  /** Fastify reads this when the error ends the body: the answer is ours (fastify-route.hook.ts). */
+  readonly statusCode = 408;
+
+  constructor(readonly timeoutMs: number) {
+    super(`the request body did not arrive within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Calls `expire` once `timeoutMs` have passed: one timer per request, which the reader
+ * clears when the body is in, and none for a body that came with the headers.
+ */
+export function bodyDeadline(
+  request: IncomingMessage,
+  timeoutMs: number | undefined,
+  expire: (error: BodyTimeoutError) => void,
+): NodeJS.Timeout | undefined {
+  if (timeoutMs === undefined || request.complete) return undefined;
+  return setTimeout(() => expire(new BodyTimeoutError(timeoutMs)), timeoutMs).unref();
 }
 
 /**
@@ -22,8 +47,8 @@ export interface JsonBodyLimits {
  * platform: only `application/json`, at most `maxBodyBytes` (counted while reading; the
  * read stops there, so an oversized body is never held whole), inflated first when it is
  * compressed (`Content-Encoding`, with the same bound after inflation: see
- * `content-encoding.inflater.ts`), parsed with a message that says what is wrong, then
- * {@link checkJsonBody}.
+ * `content-encoding.inflater.ts`), within `bodyTimeoutMs` (else 408), parsed with a
+ * message that says what is wrong, then {@link checkJsonBody}.
  */
 export async function readJsonBody(
   request: IncomingMessage,
@@ -35,9 +60,12 @@ export async function readJsonBody(
   let text: string | undefined;
   try {
     text = coding
-      ? await readInflatedText(request, coding, limits.maxBodyBytes)
-      : await readText(request, limits.maxBodyBytes);
+      ? await readInflatedText(request, coding, limits)
+      : await readText(request, limits);
   } catch (error) {
+    if (error instanceof BodyTimeoutError) {
+      return { ok: false, answer: httpErrors.bodyTimeout(error.timeoutMs) };
+    }
     if (!(error instanceof InflationError)) throw error;
     discardRestOfBody(request);
     return { ok: false, answer: inflationRefusal(error, limits.maxBodyBytes) };
@@ -92,19 +120,31 @@ export function inflationRefusal(error: InflationError, maxBodyBytes: number): R
 function readInflatedText(
   request: IncomingMessage,
   coding: ContentCoding,
-  maxBytes: number,
+  { maxBodyBytes, bodyTimeoutMs }: JsonBodyLimits,
 ): Promise<string> {
-  if (Number(request.headers['content-length']) > maxBytes) {
+  if (Number(request.headers['content-length']) > maxBodyBytes) {
     return Promise.reject(new InflationError('too-large', 'declared too large'));
   }
   // Read by someone else already: nothing more comes (as in readText).
   if (request.readableEnded) return Promise.resolve('');
-  const body = inflate(request, coding, maxBytes);
+  const body = inflate(request, coding, maxBodyBytes);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const timer = bodyDeadline(request, bodyTimeoutMs, (error) => {
+      request.unpipe();
+      request.pause();
+      body.destroy();
+      reject(error);
+    });
     body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    body.once('error', reject);
+    body.once('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    body.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -123,15 +163,29 @@ export function checkJsonBody(body: unknown, maxJsonDepth: number): JsonBodyOutc
   return { ok: true, body };
 }
 
-/** The body as UTF-8 text, or `undefined` once more than `maxBytes` have arrived. */
-function readText(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+/**
+ * The body as UTF-8 text, or `undefined` once more than `maxBodyBytes` have arrived; a
+ * {@link BodyTimeoutError} when it is not in after `bodyTimeoutMs`.
+ */
+function readText(
+  request: IncomingMessage,
+  { maxBodyBytes: maxBytes, bodyTimeoutMs }: JsonBodyLimits,
+): Promise<string | undefined> {
   if (Number(request.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
   // Read by someone else already (a body parser that left no `body`): nothing more comes.
   if (request.readableEnded) return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    const timer = bodyDeadline(request, bodyTimeoutMs, (error) => {
+      // The rest is not read: the answer closes the connection.
+      stop();
+      request.pause();
+      chunks.length = 0;
+      reject(error);
+    });
     const stop = () => {
+      clearTimeout(timer);
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', onError);

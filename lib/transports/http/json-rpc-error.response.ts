@@ -43,6 +43,15 @@ export const httpErrors = {
         `${ACCEPTED_ENCODINGS} (or none), not ${contentEncoding}`,
       { 'accept-encoding': ACCEPTED_ENCODINGS },
     ),
+  // `connection: close`: a body this slow is not waited for, nor is the rest of it read.
+  bodyTimeout: (timeoutMs: number) =>
+    jsonRpcErrorResponse(
+      408,
+      SERVER_ERROR,
+      `Request Timeout: the request body did not arrive within ${timeoutMs} ms ` +
+        `(the http.bodyTimeoutMs option of McpModule); send the body at once`,
+      { connection: 'close' },
+    ),
   inflationBomb: (detail: string) =>
     jsonRpcErrorResponse(413, SERVER_ERROR, `Payload Too Large: ${detail}`),
   parseError: (detail: string) =>
