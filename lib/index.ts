@@ -54,6 +54,8 @@ export { McpTool } from './decorators/mcp-tool.decorator.js';
 export { McpTools, type McpToolsOptions } from './decorators/mcp-tools.decorator.js';
 export type {
   McpArgumentOptions,
+  McpToolConcurrency,
+  McpToolDefaults,
   McpToolOptions,
   McpToolOutput,
 } from './interfaces/mcp-tool-options.interface.js';

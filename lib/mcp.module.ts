@@ -2,9 +2,11 @@ import {
   Inject,
   Module,
   type DynamicModule,
+  type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { McpPipelineFactory } from './execution/mcp-pipeline.factory.js';
 import { JsonRpcInvokerFactory } from './execution/json-rpc-invoker.factory.js';
 import { ToolInvokerFactory } from './execution/tool-invoker.factory.js';
@@ -32,6 +34,7 @@ import { McpServerHost } from './servers/mcp-server.host.js';
 import { MCP_HTTP_CONTROLLER, MCP_HTTP_ENDPOINT } from './transports/http/mcp-http.constants.js';
 import { createMcpHttpController } from './transports/http/mcp-http.controller.js';
 import { mcpHttpProviders } from './transports/http/mcp-http.providers.js';
+import { applyHeadersTimeout } from './transports/http/server-timeouts.js';
 import type { StreamableHttpEndpoint } from './transports/http/streamable-http.endpoint.js';
 
 /**
@@ -77,12 +80,14 @@ import type { StreamableHttpEndpoint } from './transports/http/streamable-http.e
 })
 export class McpModule
   extends ConfigurableModuleClass
-  implements OnModuleDestroy, OnApplicationShutdown
+  implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown
 {
   constructor(
     @Inject(MCP_HTTP_ENDPOINT) private readonly endpoint: StreamableHttpEndpoint | null,
     runtime: ProtocolRuntime,
     runtimes: ProtocolRuntimes,
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
+    private readonly adapterHost: HttpAdapterHost,
   ) {
     super();
     // While the app's providers are created: two registrations with the same name or HTTP
@@ -134,9 +139,20 @@ export class McpModule
   }
 
   /**
+   * `http.headersTimeoutMs` is the app's HTTP server's: set once it exists (Nest makes it
+   * with the app) and before `listen()` starts it (see server-timeouts.ts).
+   */
+  onApplicationBootstrap(): void {
+    const headersTimeoutMs = (this.options.http || undefined)?.headersTimeoutMs;
+    if (this.endpoint && headersTimeoutMs) {
+      applyHeadersTimeout(this.adapterHost.httpAdapter?.getHttpServer(), headersTimeoutMs);
+    }
+  }
+
+  /**
    * The first shutdown hook `app.close()` runs (the HTTP server still accepts requests):
    * new MCP requests get 503 from here on, and those in flight are answered, within
-   * `http.shutdownTimeoutMs`, before the HTTP server closes.
+   * `http.shutdownTimeoutMs` (past it, cut off with an error), before the HTTP server closes.
    */
   async onModuleDestroy(): Promise<void> {
     await this.endpoint?.shutdown();

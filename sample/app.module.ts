@@ -49,6 +49,10 @@ export function catalogMcpOptions(config: SampleConfig): McpModuleOptions {
     version: '1.0.0',
     // `mcp://catalog/manifest`: the tools the reader of it may call, with the scopes each needs.
     manifest: true,
+    // A call that runs past 30 s is stopped and answered with a timeout error, so a stuck
+    // dependency cannot hold a caller forever; reindex_catalog runs as a task, bounded by its
+    // ttlMs instead (docs/tools.md, "Time and concurrency limits").
+    tools: { timeoutMs: 30_000 },
     instructions:
       'Tools for the product catalog of an online shop selling books, electronics, garden, ' +
       'kitchen and toy products. Use search_products to find products and their ids, then ' +

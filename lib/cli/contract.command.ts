@@ -116,7 +116,11 @@ async function describeAs(
   }
   const requester = await InProcessRequester.connect(server, { request });
   try {
-    return await describeServerContract(pagedLister(requester), {
+    const lister = {
+      ...pagedLister(requester),
+      toolLimits: (name: string) => server.tool(name)?.limits,
+    };
+    return await describeServerContract(lister, {
       server: server.options.name,
       caller: caller.label,
       locale,

@@ -18,6 +18,12 @@ export const MODEL_MESSAGES = {
   missingScope: 'Missing scope: one of $scopes is required; the caller has $granted.',
   missingScopes: 'Missing scope(s): $scopes; the caller has $granted.',
   retryAfter: 'Retry after $seconds seconds.',
+  toolTimedOut:
+    'Tool "$name" timed out after $timeoutMs ms and was stopped; it may have done part of its work. Check its effects before calling it again, or ask for less at once.',
+  toolBusy:
+    'Tool "$name" is busy: $running calls running ($limit $value) and $waiting waiting (concurrency.queue $queue); retry shortly.',
+  toolBusyForCaller:
+    'Tool "$name" is busy for this caller: $running of its calls running ($limit $value) and $waiting waiting; retry shortly.',
   internalError:
     'Internal error: the tool failed unexpectedly (reference $reference). The details were logged on the server; retrying with the same arguments may fail again.',
 } as const;

@@ -23,6 +23,21 @@ export type ContractListMethod =
  */
 export interface ContractLister {
   list(method: ContractListMethod): Promise<Record<string, unknown>[]>;
+  /**
+   * The limits of a listed tool (`@McpTool({ timeoutMs, concurrency })` and the `tools`
+   * option): part of the contract, though no list shows them.
+   */
+  toolLimits?(name: string): ContractToolLimits | undefined;
+}
+
+/** A tool's limits as the contract records them: `concurrency` in its full form. */
+export interface ContractToolLimits {
+  readonly timeoutMs?: number;
+  readonly concurrency?: {
+    readonly max?: number;
+    readonly perCaller?: number;
+    readonly queue: number;
+  };
 }
 
 /** Whom a contract is about; only labels, never credentials. */

@@ -95,10 +95,11 @@ export async function describeServerContract(
       if (!Array.isArray(entries)) {
         throw new TypeError(`The lister gave no array for ${shape.method}.`);
       }
+      const recorded = entries.map((entry) => recordEntry(entry, shape));
       return [
         list,
         sortedEntries(
-          entries.map((entry) => recordEntry(entry, shape)),
+          list === 'tools' ? recorded.map((tool) => withLimits(tool, lister)) : recorded,
           shape.key,
         ),
       ];
@@ -130,6 +131,24 @@ const labelsOf = (contract: ServerContract) => [contract.server, contract.caller
 /** The contract's JSON text: two-space indents and a final newline, as formatters leave it. */
 export const serializeContract = (contract: McpContract): string =>
   `${JSON.stringify(contract, null, 2)}\n`;
+
+/**
+ * A tool with its `timeoutMs` and `concurrency` when it has them: they are the server's, not
+ * the list's, so the lister adds them (the fields sort among the listed ones).
+ */
+function withLimits(tool: ContractEntry, lister: ContractLister): ContractEntry {
+  const limits = lister.toolLimits?.(tool.name as string);
+  if (!limits || (limits.timeoutMs === undefined && limits.concurrency === undefined)) return tool;
+  const { name, ...fields } = tool;
+  return {
+    name,
+    ...(sortKeys({
+      ...fields,
+      ...(limits.timeoutMs !== undefined && { timeoutMs: limits.timeoutMs }),
+      ...(limits.concurrency !== undefined && { concurrency: limits.concurrency }),
+    }) as ContractEntry),
+  };
+}
 
 function recordEntry(entry: Record<string, unknown>, shape: EntryShape): ContractEntry {
   const key = entry?.[shape.key];

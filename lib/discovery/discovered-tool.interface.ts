@@ -4,6 +4,7 @@ import type { McpNamingTarget } from '../interfaces/mcp-naming.interface.js';
 import type { McpToolTaskOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { ToolOutputValidator } from '../validation/tool-output.validator.js';
 import type { DiscoveredMethod } from './discovered-method.interface.js';
+import type { McpToolLimitOptions } from './tool-limits.option.js';
 
 /** A tool found at bootstrap: what is listed, and where its method lives. */
 export interface DiscoveredTool extends DiscoveredMethod {
@@ -17,6 +18,11 @@ export interface DiscoveredTool extends DiscoveredMethod {
   readonly task?: McpToolTaskOptions;
   /** How the tool takes part in MCP Apps (`@McpTool({ app })`), checked; absent: not at all. */
   readonly app?: McpToolAppOptions;
+  /**
+   * The tool's own time and concurrency limits (`@McpTool({ timeoutMs, concurrency })`),
+   * checked; each server adds its `tools` defaults when it binds the tool.
+   */
+  readonly limits?: McpToolLimitOptions;
   /** Checks results against the declared output (`@McpTool({ output })`), if any. */
   readonly outputValidator?: ToolOutputValidator;
   /**

@@ -29,6 +29,7 @@ import {
 } from './route-tool-arguments.factory.js';
 import { checkedAliases, defaultToolName, namingTargetOf } from './tool-name.resolver.js';
 import { checkedTaskOption } from './tool-task.option.js';
+import { checkedToolLimits } from './tool-limits.option.js';
 import { checkedToolApp } from './app-view.discovery.js';
 import { warnOfUndecoratedDto } from './undecorated-dto.warning.js';
 import { withinMethod } from './within-method.util.js';
@@ -58,6 +59,7 @@ export class ToolDefinitionFactory {
     const { output } = options;
     const task = checkedTaskOption(options.task, where);
     const app = options.app === undefined ? undefined : checkedToolApp(options.app, where);
+    const limits = checkedToolLimits(options, where);
     const inputSchema = this.inputSchemaOf(where, options, route, dto);
     warnOfUndecoratedDto(this.logger, dto, inputSchema, { kind: 'tool', name, where });
     const outputSchema =
@@ -79,6 +81,7 @@ export class ToolDefinitionFactory {
       aliases: checkedAliases(options.aliases, name, where),
       ...(task && { task }),
       ...(app && { app }),
+      ...(limits && { limits }),
       // A default name: each server's `naming` option may give another (McpServerHost).
       ...(options.name === undefined && { naming: namingTargetOf(target, methodName) }),
       wrapper,

@@ -5,11 +5,13 @@
  */
 export interface CallPhases {
   /** The check of the arguments against the DTO. */
-  validation<T>(run: () => T | Promise<T>): Promise<T>;
+  validation<T>(run: () => T | Promise<T>): T | Promise<T>;
   /** The Nest pipeline: guards (and interceptors, pipes), then the method. */
   pipeline<T>(run: () => Promise<T>): Promise<T>;
   /** Guards and interceptors let the call through: the method's parameters are resolved. */
   methodReached(): void;
+  /** The call waited `waitedMs` for a slot (`@McpTool({ concurrency })`) before it ran. */
+  queued?(waitedMs: number): void;
 }
 
 /** What carries the phases: a call (`McpCall#phases`). */

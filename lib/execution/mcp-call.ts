@@ -100,6 +100,12 @@ export interface McpCallInit {
   readonly phases?: CallPhases;
   /** What running as a task changes; made by the task runner for each round of a task. */
   readonly task?: TaskBinding;
+  /**
+   * The signal the method sees when the call has a deadline (`timeoutMs`): it aborts with
+   * the request's (or the task's) and when the time runs out. Absent otherwise, so that a
+   * call without limits makes no signal of its own.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -137,7 +143,13 @@ export class McpCall implements McpCallContext {
 
   /** The same call as a round of a task (its signal, status and answers are the task's). */
   asTask(task: TaskBinding): McpCall {
-    return new McpCall({ ...this.init, task });
+    // The task's signal replaces the request's, and any deadline made from it.
+    return new McpCall({ ...this.init, task, signal: undefined });
+  }
+
+  /** The same call seen through `signal` (one that also aborts on its deadline). */
+  withSignal(signal: AbortSignal): McpCall {
+    return new McpCall({ ...this.init, signal });
   }
 
   /** What this call was made of, for a stage that makes the next form of it. */
@@ -166,7 +178,7 @@ export class McpCall implements McpCallContext {
   }
 
   get signal(): AbortSignal {
-    return this.taskBinding?.signal ?? this.scope.serverContext.mcpReq.signal;
+    return this.init.signal ?? this.taskBinding?.signal ?? this.scope.serverContext.mcpReq.signal;
   }
 
   get locale(): string {

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { InvalidArgumentsError } from '../errors/invalid-arguments.error.js';
 import { errorResult } from '../content/error-result.js';
 import { McpToolError } from '../errors/mcp-tool.error.js';
+import { ToolBusyError, ToolTimeoutError } from './tool-limits.js';
 import { formatIssues } from '../validation/dto-arguments.validator.js';
 import {
   modelMessage,
@@ -21,6 +22,19 @@ export type UnexpectedErrorReporter = (error: unknown) => string;
 export interface ToolErrorHints {
   readonly retryAfterSeconds?: number;
 }
+
+/**
+ * The `error` of the structured content of a call stopped by its tool's `timeoutMs`, and of
+ * one refused by its `concurrency`: what telemetry records as `error.type`.
+ */
+export const TOOL_TIMEOUT = 'tool_timeout';
+export const TOOL_CONCURRENCY_LIMIT = 'tool_concurrency_limit';
+
+/**
+ * The wait a refused call is asked for: a slot frees as soon as one call ends, so the
+ * shortest wait the retry form can say.
+ */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** A library message in the call's language, or in English without `i18n`. */
 export const say = (
@@ -89,6 +103,30 @@ function httpExceptionResult(
   });
 }
 
+/** A call refused by its tool's `concurrency`, in the retry form of a rate limiter's refusal. */
+function busyResult({ tool: name, state }: ToolBusyError, texts?: LocalizedTexts): CallToolResult {
+  const id = state.limit === 'max' ? 'toolBusy' : 'toolBusyForCaller';
+  const { limit, value, running, waiting, queue } = state;
+  const retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
+  const text = say(texts, id, {
+    name,
+    limit: `concurrency.${limit}`,
+    value,
+    running,
+    waiting,
+    queue,
+  });
+  return errorResult(`${text} ${say(texts, 'retryAfter', { seconds: retryAfterSeconds })}`, {
+    error: TOOL_CONCURRENCY_LIMIT,
+    limit: `concurrency.${limit}`,
+    value,
+    running,
+    waiting,
+    queue,
+    retryAfterSeconds,
+  });
+}
+
 /**
  * The one table from an error thrown inside a tool call to the result the caller gets
  * (DESIGN.md, "Error mapping"). Every row is an `isError` result, so that a model reads
@@ -101,6 +139,9 @@ function httpExceptionResult(
  * | McpToolError                | its message; its `data` as structured content             |
  * | HttpException (any status)  | "<Error> (<status>): <message>" (+ "Retry after N seconds."
  * |                             | when a rate limiter said so); the Nest body as structured   |
+ * | ToolTimeoutError            | the tool timed out after N ms and was stopped               |
+ * | ToolBusyError               | the limit that refused it, "Retry after 1 seconds."; the    |
+ * |                             | counts and `retryAfterSeconds` as structured content        |
  * | anything else               | a generic message with a log reference; detail only in log |
  */
 export function toolErrorToResult(
@@ -118,6 +159,14 @@ export function toolErrorToResult(
     });
   }
   if (error instanceof McpToolError) return errorResult(error.message, error.data);
+  if (error instanceof ToolTimeoutError) {
+    const { tool: name, timeoutMs } = error;
+    return errorResult(say(texts, 'toolTimedOut', { name, timeoutMs }), {
+      error: TOOL_TIMEOUT,
+      timeoutMs,
+    });
+  }
+  if (error instanceof ToolBusyError) return busyResult(error, texts);
   if (error instanceof HttpException) return httpExceptionResult(error, hints, texts);
   const reference = reportUnexpected(error);
   return errorResult(say(texts, 'internalError', { reference }));

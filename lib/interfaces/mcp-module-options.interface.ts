@@ -9,6 +9,7 @@ import type { McpI18nOptions } from './mcp-i18n-options.interface.js';
 import type { McpScaleOut } from './mcp-scale-out.interface.js';
 import type { McpTasksOptions } from './mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from './mcp-telemetry-options.interface.js';
+import type { McpToolDefaults } from './mcp-tool-options.interface.js';
 
 /** Reads a caller's scopes from the platform request: an array, or an OAuth space-separated string. */
 export type CallerScopesReader = (request: any) => readonly string[] | string | undefined | null;
@@ -118,15 +119,15 @@ export interface McpHttpOptions {
   maxListenStreams?: number;
   /**
    * How many bytes a stream (SSE: listen streams, 2025 sessions' GET streams, a call's
-   * progress) may hold for a client that stops reading. Past it the stream is closed and
-   * its memory freed; a client that reads again reconnects. One message larger than the
-   * bound is still written whole.
+   * progress) may hold for a client that stops reading. Past it the stream is closed (a
+   * call's is cancelled), its memory freed and a warning logged; a client that reads again
+   * reconnects. One message larger than the bound is still written whole.
    * @default 1048576 (1 MiB)
    */
   maxStreamBufferBytes?: number;
   /**
-   * How long a request's body may take to arrive, from the first byte of the request. A
-   * body trickled slower is answered 408 with a JSON-RPC error and its connection closed.
+   * How long a POST's body may take to arrive once its headers have (`headersTimeoutMs`).
+   * A body trickled slower is answered 408 with a JSON-RPC error and its connection closed.
    * @default 30000
    */
   bodyTimeoutMs?: number;
@@ -134,7 +135,7 @@ export interface McpHttpOptions {
    * How long a client may take to send a request's headers before its connection is
    * answered 408 and closed. It is set on the app's HTTP server (Node's
    * `server.headersTimeout`, whose default is 60000) at bootstrap, so it applies to every
-   * route of the app; left out, the server's own setting stays.
+   * route of the app, checked every quarter of it; left out, the server's own setting stays.
    * @default the HTTP server's setting (Node: 60000)
    */
   headersTimeoutMs?: number;
@@ -286,6 +287,12 @@ export interface McpModuleOptions {
    * @default an in-memory store, tasks readable for an hour
    */
   tasks?: McpTasksOptions;
+  /**
+   * The `timeoutMs` and `concurrency` of every tool without its own (docs/tools.md, "Time and
+   * concurrency limits"). No default timeout: only the app knows its long tools.
+   * @default no timeout, no concurrency limit
+   */
+  tools?: McpToolDefaults;
   /**
    * Extensions (SEP-2133) the server advertises in `capabilities.extensions`, by identifier
    * with their settings (docs/extensions.md). `@McpExtension()` declares one on a provider,

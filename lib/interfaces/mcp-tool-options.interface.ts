@@ -22,6 +22,52 @@ export interface McpArgumentOptions {
   deprecated?: boolean;
 }
 
+/**
+ * How many calls of one tool run at once on this instance (docs/tools.md, "Time and
+ * concurrency limits"). A call beyond a limit waits, first come first served, while the
+ * queue has room, and is refused at once with a retryable error naming the limit when it
+ * has none. Counted per instance: several instances behind a balancer each allow as many.
+ */
+export interface McpToolConcurrency {
+  /**
+   * Calls of the tool running at once, all callers together.
+   * @default no limit
+   */
+  max?: number;
+  /**
+   * Calls of the tool running at once for one caller (the `identity` option: the OAuth
+   * subject, `req.user`, ...), so that one caller cannot take the tool's whole capacity.
+   * One caller also has at most this many calls waiting.
+   * @default no limit
+   */
+  perCaller?: number;
+  /**
+   * Calls that may wait for a slot beyond the limits, all callers together; `0` refuses
+   * every call beyond them at once. A waiting call whose client cancels leaves the queue.
+   * @default `max`, or `perCaller` when only that is set
+   */
+  queue?: number;
+}
+
+/**
+ * Limits every tool of a server gets unless it sets its own (`McpModule.forRoot({ tools })`);
+ * each tool counts its own calls (a default `concurrency: 4` is 4 per tool, not per server).
+ */
+export interface McpToolDefaults {
+  /**
+   * How long a call may run, in milliseconds (see `McpToolOptions.timeoutMs`). Tools that run
+   * as MCP tasks (`@McpTool({ task })`) are bounded by their task's `ttlMs` instead, unless
+   * they set a `timeoutMs` of their own.
+   * @default no timeout
+   */
+  timeoutMs?: number;
+  /**
+   * How many calls of each tool run at once (see `McpToolOptions.concurrency`).
+   * @default no limit
+   */
+  concurrency?: number | McpToolConcurrency;
+}
+
 /** Options of `@McpTool()`. Every field is optional. */
 export interface McpToolOptions extends McpMembershipOptions {
   /**
@@ -103,4 +149,22 @@ export interface McpToolOptions extends McpMembershipOptions {
    * @default not part of an app
    */
   app?: McpToolAppOptions;
+  /**
+   * How long a call may run, in milliseconds, counted once it has its concurrency slot and
+   * its arguments are valid (guards, interceptors and the method count). Past it, the
+   * method's `ctx.signal` aborts and the caller is answered at once with an `isError` result
+   * saying that the tool timed out; a task tool's task fails with that reason. `false` turns
+   * off the server's default (`McpModule.forRoot({ tools: { timeoutMs } })`).
+   * @example timeoutMs: 30_000
+   * @default the server's `tools.timeoutMs`, else no timeout
+   */
+  timeoutMs?: number | false;
+  /**
+   * How many calls of the tool run at once on this instance; `n` is `{ max: n }`. Calls
+   * beyond it wait in a bounded queue, then are refused with a retryable error naming the
+   * limit. `false` turns off the server's default (`tools.concurrency`).
+   * @example concurrency: { max: 4, perCaller: 1, queue: 8 }
+   * @default the server's `tools.concurrency`, else no limit
+   */
+  concurrency?: number | McpToolConcurrency | false;
 }

@@ -73,3 +73,7 @@ export const unknownTemplateVariablesMessage = (
 
 export const invalidUriTemplateMessage = (uri: string, detail: string): string =>
   `the URI template "${uri}" is not valid RFC 6570: ${detail}`;
+
+export const invalidToolLimitsMessage = (where: string, problems: readonly string[]): string =>
+  `${where}: the limits of @McpTool() are invalid (use such as timeoutMs: 30_000, ` +
+  `concurrency: 4 or concurrency: { max: 4, perCaller: 1, queue: 8 }): ${problems.join('; ')}`;

@@ -9,6 +9,7 @@ import { telemetryOptionsProblems } from './telemetry-options.validator.js';
 import { namingOptionsProblems } from './naming-options.validator.js';
 import { extensionsOptionsProblems } from './extensions-options.validator.js';
 import { tasksOptionsProblems } from './tasks-options.validator.js';
+import { toolsOptionsProblems } from './tool-limits-options.validator.js';
 import { i18nOptionsProblems } from './i18n-options.validator.js';
 import { scaleOutOptionsProblems } from './scale-out-options.validator.js';
 import { isNonEmptyString } from '../utils/value-checks.util.js';
@@ -44,6 +45,7 @@ export function validateMcpModuleOptions(options: unknown): McpModuleOptions {
     ...telemetryOptionsProblems(options.telemetry),
     ...namingOptionsProblems(options.naming, options.manifest),
     ...tasksOptionsProblems(options.tasks),
+    ...toolsOptionsProblems(options.tools),
     ...extensionsOptionsProblems(options.extensions),
     ...appsOptionsProblems(options.apps),
     ...i18nOptionsProblems(options.i18n),

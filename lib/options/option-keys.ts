@@ -12,6 +12,10 @@ import type { McpI18nOptions } from '../interfaces/mcp-i18n-options.interface.js
 import type { McpTasksOptions } from '../interfaces/mcp-task-options.interface.js';
 import type { McpTelemetryOptions } from '../interfaces/mcp-telemetry-options.interface.js';
 import type {
+  McpToolConcurrency,
+  McpToolDefaults,
+} from '../interfaces/mcp-tool-options.interface.js';
+import type {
   LegacySessionOptions,
   McpHttpOptions,
   McpModuleAsyncOptions,
@@ -112,6 +116,18 @@ export const TASKS_OPTION_KEYS = {
   queue: VALUE,
 } as const satisfies OptionKeysOf<McpTasksOptions>;
 
+/** The keys of a `concurrency` object, of `@McpTool()` and of the `tools` option alike. */
+export const TOOL_CONCURRENCY_OPTION_KEYS = {
+  max: VALUE,
+  perCaller: VALUE,
+  queue: VALUE,
+} as const satisfies OptionKeysOf<McpToolConcurrency>;
+
+export const TOOLS_OPTION_KEYS = {
+  timeoutMs: VALUE,
+  concurrency: TOOL_CONCURRENCY_OPTION_KEYS,
+} as const satisfies OptionKeysOf<McpToolDefaults>;
+
 export const I18N_OPTION_KEYS = {
   defaultLocale: VALUE,
   locales: VALUE,
@@ -168,6 +184,7 @@ export const MCP_MODULE_OPTION_KEYS = {
   naming: VALUE,
   manifest: VALUE,
   tasks: TASKS_OPTION_KEYS,
+  tools: TOOLS_OPTION_KEYS,
   extensions: VALUE,
   apps: APPS_OPTION_KEYS,
   i18n: I18N_OPTION_KEYS,

@@ -9,6 +9,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { McpHiddenMethod } from '../discovery/mcp.explorer.js';
 import type { TransportCaller } from '../execution/mcp-call.js';
+import type { ToolLimits } from '../execution/tool-limits.js';
 import type { McpLocalization } from '../localization/mcp-localization.js';
 import type { McpModuleOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpChange } from '../interfaces/mcp-scale-out.interface.js';
@@ -33,6 +34,8 @@ export interface ToolFacts {
   readonly task: boolean;
   /** The JSON Schema of its arguments, as `tools/list` shows it. */
   readonly inputSchema: Tool['inputSchema'];
+  /** Its time and concurrency limits (`@McpTool({ timeoutMs, concurrency })`, `tools`). */
+  readonly limits?: ToolLimits;
 }
 
 /** Everything one server publishes, as a caller whom no guard refuses would see it. */

@@ -158,7 +158,13 @@ export class ProtocolRuntime implements McpProtocolRuntime, OnModuleInit, OnAppl
 
   tool(name: string): ToolFacts | undefined {
     const tool = this.ready().catalog.tools.get(name);
-    return tool && { task: tool.task !== undefined, inputSchema: tool.definition.inputSchema };
+    return (
+      tool && {
+        task: tool.task !== undefined,
+        inputSchema: tool.definition.inputSchema,
+        ...(tool.limits && { limits: tool.limits }),
+      }
+    );
   }
 
   listedAlike(list: CatalogList): boolean {

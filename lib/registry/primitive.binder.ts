@@ -62,11 +62,13 @@ export class PrimitiveBinder {
   tool(tool: DiscoveredTool, schema: McpSchemaOptions = {}, queued = false): RegisteredTool {
     const variant = schema.nullableOptionals ? tool.withNullableOptionals?.() : undefined;
     const bound = variant ? { ...tool, ...variant } : tool;
+    const { limits } = this.tools.limitsOf(bound);
     return {
       ...this.published(bound, bound.definition.name),
       ...(tool.aliases && { aliases: tool.aliases }),
       ...(tool.task && { task: tool.task }),
       ...(tool.app && { app: tool.app }),
+      ...(limits && { limits }),
       ...(tool.task && queued && { queued: this.tools.createQueued(bound) }),
       invoke: this.tools.create(bound),
     };

@@ -9,6 +9,7 @@ import type {
   ResourceReader,
 } from '../execution/json-rpc-invoker.factory.js';
 import type { QueuedToolInvoker, ToolInvoker } from '../execution/tool-invoker.factory.js';
+import type { ToolLimits } from '../execution/tool-limits.js';
 import type { JsonSchema } from '../interfaces/json-schema.interface.js';
 import type { McpToolAppOptions } from '../interfaces/mcp-app-options.interface.js';
 import type { McpScopeRequirement } from '../interfaces/mcp-scope-requirement.interface.js';
@@ -38,6 +39,8 @@ export interface RegisteredTool extends RegisteredPrimitive<Tool> {
   readonly queued?: QueuedToolInvoker;
   /** How it takes part in MCP Apps: its view's resource is listed to whoever sees it. */
   readonly app?: McpToolAppOptions;
+  /** Its time and concurrency limits on this server (its own, else the `tools` option). */
+  readonly limits?: ToolLimits;
 }
 
 export interface RegisteredPrompt extends RegisteredPrimitive<Prompt>, Completable {

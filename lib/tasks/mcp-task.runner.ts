@@ -52,6 +52,10 @@ export interface TaskJobServing {
   scopeOf(job: McpTaskJob, signal: AbortSignal): RequestScope;
 }
 
+/** The status message of a task cancelled because the instance running it shut down. */
+const SHUT_DOWN_MESSAGE =
+  'The server running this task shut down before it finished; start the task again.';
+
 const REACHED = Symbol('method reached');
 const GRACE = Symbol('grace over');
 
@@ -249,13 +253,23 @@ export class McpTaskRunner {
     };
   }
 
-  /** Aborts what this process runs (app shutdown); the tasks stay in the store, cancelled. */
+  /**
+   * Aborts what this process runs (app shutdown). The tasks stay in the store, cancelled,
+   * with a status message that says why, which every instance sharing the store reports.
+   */
   async close(): Promise<void> {
     this.unsubscribe();
     const ids = [...this.runs.keys()];
-    await Promise.all(ids.map((taskId) => this.store.requestCancel(taskId).catch(() => undefined)));
+    // Stopped first: a method that reports its progress meanwhile would replace the message.
     for (const taskId of ids) this.stop(taskId, 'The server shut down.');
+    await Promise.all(ids.map((taskId) => this.cancelAtShutdown(taskId)));
     await this.queue?.close();
+  }
+
+  private async cancelAtShutdown(taskId: string): Promise<void> {
+    // A task that ended meanwhile is final: the store changes neither its message nor status.
+    await this.store.setStatusMessage(taskId, SHUT_DOWN_MESSAGE).catch(() => undefined);
+    await this.store.requestCancel(taskId).catch(() => undefined);
   }
 
   /** Writes what a round of the method came to, and parks the run when it asked questions. */
@@ -341,6 +355,7 @@ export class McpTaskRunner {
         status: ended.status,
         isError: task?.result?.isError,
         errorCode: task?.error?.code,
+        errorData: task?.error?.data,
       },
     );
   }

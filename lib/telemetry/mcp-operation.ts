@@ -12,6 +12,7 @@ import {
   RESOURCE_METHODS,
   TOOL_ERROR,
 } from './mcp-semantic-conventions.js';
+import { TOOL_CONCURRENCY_LIMIT, TOOL_TIMEOUT } from '../execution/tool-error.mapper.js';
 import type { McpTelemetry } from './mcp-telemetry.js';
 import type { PeerFacts } from './peer-facts.js';
 
@@ -52,6 +53,19 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const stringOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
+
+/** The `error.type`s of tool errors the library itself answers with, besides `tool_error`. */
+const LIBRARY_TOOL_ERRORS: ReadonlySet<unknown> = new Set([TOOL_TIMEOUT, TOOL_CONCURRENCY_LIMIT]);
+
+/**
+ * The `error.type` of an `isError` result: a call its tool's limits stopped or refused is
+ * told apart (its structured content says which); any other is `tool_error`. Only these few
+ * values: a tool's own structured content must not make new ones.
+ */
+function toolErrorTypeOf(structuredContent: unknown): string {
+  const error = isRecord(structuredContent) ? structuredContent.error : undefined;
+  return LIBRARY_TOOL_ERRORS.has(error) ? (error as string) : TOOL_ERROR;
+}
 
 function json(value: unknown): string | undefined {
   try {
@@ -200,7 +214,7 @@ export class McpOperation {
         structuredContent?: unknown;
         content?: unknown;
       };
-      if (result.isError === true) this.fail(TOOL_ERROR);
+      if (result.isError === true) this.fail(toolErrorTypeOf(result.structuredContent));
       else if (this.telemetry.options.recordArguments) {
         const recorded = json(result.structuredContent ?? result.content);
         if (recorded !== undefined) this.span?.setAttribute(ATTR.GEN_AI_TOOL_CALL_RESULT, recorded);

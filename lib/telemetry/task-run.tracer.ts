@@ -1,6 +1,10 @@
 import type { Span } from '@opentelemetry/api';
 import { ATTR, CANCELLED, EXECUTE_TOOL, TOOL_ERROR } from './mcp-semantic-conventions.js';
+import { TOOL_TIMEOUT } from '../execution/tool-error.mapper.js';
 import type { McpTelemetry } from './mcp-telemetry.js';
+
+const isTimeout = (data: unknown): boolean =>
+  typeof data === 'object' && data !== null && (data as { error?: unknown }).error === TOOL_TIMEOUT;
 
 /**
  * The id of the task a span runs. The MCP conventions name no attribute for tasks yet;
@@ -13,6 +17,8 @@ export interface TaskRunOutcome {
   readonly status: string;
   readonly isError?: boolean;
   readonly errorCode?: number;
+  /** The `data` of the task's error: `{ error: 'tool_timeout' }` for a run its tool's `timeoutMs` stopped. */
+  readonly errorData?: unknown;
 }
 
 /** The span of one task's run, ended with its outcome. */
@@ -51,13 +57,15 @@ export function traceTaskRun(
       const errorType =
         outcome === undefined
           ? 'lost'
-          : outcome.errorCode !== undefined
-            ? String(outcome.errorCode)
-            : outcome.isError
-              ? TOOL_ERROR
-              : outcome.status === 'cancelled'
-                ? CANCELLED
-                : undefined;
+          : isTimeout(outcome.errorData)
+            ? TOOL_TIMEOUT
+            : outcome.errorCode !== undefined
+              ? String(outcome.errorCode)
+              : outcome.isError
+                ? TOOL_ERROR
+                : outcome.status === 'cancelled'
+                  ? CANCELLED
+                  : undefined;
       if (errorType !== undefined) {
         span.setAttribute(ATTR.ERROR_TYPE, errorType);
         span.setStatus({ code: api.SpanStatusCode.ERROR });

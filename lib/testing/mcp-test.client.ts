@@ -226,6 +226,7 @@ export class McpTestClient {
         if (error) throw new Error(`contract(): ${method} answered ${error.code} ${error.message}`);
         return (result as Record<string, Record<string, unknown>[]>)[LIST_FIELDS[method]]!;
       },
+      toolLimits: (name: string) => this.identity.server.tool(name)?.limits,
     };
     return describeServerContract(lister, {
       server: this.serverName,

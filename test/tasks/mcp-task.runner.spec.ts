@@ -305,8 +305,14 @@ describe('McpTaskRunner', () => {
       const done = await startTask(quick);
       await runner.close();
       expect(await reason).toBe('The server shut down.');
-      expect((await store.get(running))?.status).toBe('cancelled');
+      // Any instance sharing the store tells the client why (docs/scale-out.md).
+      expect(await store.get(running)).toMatchObject({
+        status: 'cancelled',
+        statusMessage:
+          'The server running this task shut down before it finished; start the task again.',
+      });
       expect((await store.get(done))?.status).toBe('completed');
+      expect((await store.get(done))?.statusMessage).toBeUndefined();
     });
   });
 });
