@@ -10,9 +10,11 @@
 export { McpModule } from './mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export type {
-  CallerScopesReader,
   LegacySessionOptions,
   McpHttpOptions,
+} from './interfaces/mcp-http-options.interface.js';
+export type {
+  CallerScopesReader,
   McpModuleAsyncOptions,
   McpModuleOptions,
   McpOptionsFactory,

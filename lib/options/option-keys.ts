@@ -18,6 +18,8 @@ import type {
 import type {
   LegacySessionOptions,
   McpHttpOptions,
+} from '../interfaces/mcp-http-options.interface.js';
+import type {
   McpModuleAsyncOptions,
   McpModuleOptions,
   McpRequestStateOptions,

@@ -1,6 +1,6 @@
 import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
 import type { IncomingMessage } from 'node:http';
-import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { McpHttpOptions } from '../../interfaces/mcp-http-options.interface.js';
 import { originPort, webOrigin } from '../../utils/web-origin.util.js';
 import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 

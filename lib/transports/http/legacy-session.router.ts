@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { jsonRpcErrorResponse, SERVER_ERROR } from './json-rpc-error.response.js';
 import { SessionEventStore } from './session-event.store.js';
-import type { LegacySessionOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { LegacySessionOptions } from '../../interfaces/mcp-http-options.interface.js';
 
 /** How long a 2025 client waits before it reconnects a broken stream (the SSE `retry`). */
 const RECONNECT_AFTER_MS = 1_000;

@@ -13,7 +13,7 @@ import type {
   McpProtocolRuntime,
   TransportCaller,
 } from '../../protocol/protocol-runtime.interface.js';
-import type { McpHttpOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { McpHttpOptions } from '../../interfaces/mcp-http-options.interface.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
 import type { HttpExchange } from './http-exchange.factory.js';
@@ -21,6 +21,7 @@ import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.mi
 import { CallerStreams } from './caller-streams.js';
 import { ClientGone } from './client-gone.js';
 import { InFlightRequests } from './in-flight-requests.tracker.js';
+import { cutOffAtShutdown } from './shutdown-cutoff.js';
 import {
   checkParsedJsonBody,
   readJsonBody,
@@ -30,7 +31,11 @@ import {
 import { httpErrors } from './json-rpc-error.response.js';
 import { LegacySessionRouter } from './legacy-session.router.js';
 import { operationScopeChallenge } from './scope-challenge.resolver.js';
-import { writeWebResponse } from './web-response.writer.js';
+import {
+  DEFAULT_MAX_STREAM_BUFFER_BYTES,
+  writeWebResponse,
+  type StreamBufferBound,
+} from './web-response.writer.js';
 import { negotiateLocale } from './content-language.js';
 import { LeanPath, writeLeanReply, type LeanReply } from './lean-path.js';
 
@@ -38,6 +43,31 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const DEFAULT_STREAMS_PER_CALLER = 10;
 /** Idle listen streams cost a few kilobytes each (bench/README.md, "Endurance"). */
 const DEFAULT_MAX_LISTEN_STREAMS = 10_000;
+/** Long enough for a body on a slow link; a body trickled slower is hostile or stuck. */
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** The bounds of a request body (checked at bootstrap: validateMcpModuleOptions). */
+function bodyLimitsOf(options: McpHttpOptions): JsonBodyLimits {
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+  };
+}
+
+/** `http.maxStreamBufferBytes`, and the warning for each stream closed at it. */
+function streamBoundOf(options: McpHttpOptions, logger: Logger): StreamBufferBound {
+  const maxBufferBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
+  return {
+    maxBufferBytes,
+    onOverflow: (queued) =>
+      logger.warn(
+        `Closed an MCP stream whose client stopped reading: ${queued} bytes waited for it, ` +
+          `more than http.maxStreamBufferBytes (${maxBufferBytes}); a client that reads ` +
+          `again reconnects`,
+      ),
+  };
+}
 
 /** A 2025 session's GET stream, or a 2026-07-28 `subscriptions/listen` stream. */
 function opensStream(method: string | undefined, body: unknown): boolean {
@@ -91,6 +121,8 @@ export class StreamableHttpEndpoint {
   /** The long-lived streams of each caller, at most `http.maxStreamsPerCaller` each. */
   private readonly streams: CallerStreams;
   private readonly shutdownTimeoutMs: number;
+  /** What a stream may hold for a client that stops reading (`http.maxStreamBufferBytes`). */
+  private readonly streamBound: StreamBufferBound;
   private shuttingDown = false;
   private closed = false;
   readonly limits: JsonBodyLimits;
@@ -106,11 +138,8 @@ export class StreamableHttpEndpoint {
     resourceServer?: OAuthResourceServer,
   ) {
     this.dnsRebinding = new DnsRebindingProtection(options);
-    this.limits = {
-      // Checked with the other options at bootstrap (validateMcpModuleOptions).
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
-      maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
-    };
+    this.limits = bodyLimitsOf(options);
+    this.streamBound = streamBoundOf(options, this.logger);
     this.shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.streams = new CallerStreams(options.maxStreamsPerCaller ?? DEFAULT_STREAMS_PER_CALLER);
     const transportOf = (request?: Request): TransportCaller =>
@@ -173,14 +202,18 @@ export class StreamableHttpEndpoint {
       await this.write(httpErrors.shuttingDown(), response, new AbortController().signal);
       return;
     }
-    const release = this.inFlight.enter();
+    const clientGone = new ClientGone();
+    const release = this.inFlight.enter(() =>
+      cutOffAtShutdown(exchange, clientGone, this.shutdownTimeoutMs),
+    );
     try {
-      const clientGone = new ClientGone();
       let answered = false;
       response.on('close', () => {
         if (!answered) clientGone.abort();
       });
       const answer = await this.fetch(exchange, clientGone, release, locale);
+      // Cut off by shutdown past http.shutdownTimeoutMs: its client has its answer already.
+      if (response.writableEnded) return;
       // An answer sent while shutting down ends its connection, so the client does not
       // send its next request to a server that is closing.
       if (this.shuttingDown && !response.headersSent) response.setHeader('connection', 'close');
@@ -194,12 +227,13 @@ export class StreamableHttpEndpoint {
 
   private async write(answer: Response, response: ServerResponse, signal: AbortSignal) {
     try {
-      await writeWebResponse(answer, response, signal);
+      await writeWebResponse(answer, response, signal, this.streamBound);
     } catch (error) {
       // The answer is owned by this endpoint: a failed write (the socket went away) ends
       // here, never in the app's HTTP exception handling.
       this.logger.debug(`MCP answer not fully written: ${(error as Error).message}`);
-      response.destroy();
+      // Ended by shutdown's cut-off meanwhile: its answer is on its way, not to be reset.
+      if (!response.writableEnded) response.destroy();
     }
   }
 
@@ -276,7 +310,8 @@ export class StreamableHttpEndpoint {
 
   /**
    * Stops taking requests (new ones get 503) and waits, at most `http.shutdownTimeoutMs`,
-   * until those in flight have been answered.
+   * until those in flight have been answered; those still running then are cut off (see
+   * `close()`).
    */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
@@ -285,22 +320,31 @@ export class StreamableHttpEndpoint {
       this.logger.log(
         `Shutting down: waiting up to ${this.shutdownTimeoutMs} ms for ${pending} MCP request(s) in flight`,
       );
-      if (!(await this.inFlight.drained(this.shutdownTimeoutMs))) {
-        this.logger.warn(
-          `Shutting down with ${this.inFlight.size} MCP request(s) still in flight after ` +
-            `${this.shutdownTimeoutMs} ms (http.shutdownTimeoutMs)`,
-        );
-      }
+      await this.inFlight.drained(this.shutdownTimeoutMs);
     }
     // Streams that last as long as clients want (2025 sessions' GET streams, listen
     // streams) end now, or the HTTP server would wait for them forever.
     await this.close();
   }
 
-  /** Ends sessions, listen streams and notifications; safe to call more than once. */
+  /**
+   * Ends what is still open, safe to call more than once: requests still in flight get a
+   * JSON-RPC error and their calls are aborted (the HTTP server waits for every open
+   * request before it closes, so a call that never returns would keep the process alive),
+   * listen streams get their final result, 2025 sessions close, notifications stop.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.shuttingDown = true;
+    const cut = this.inFlight.cutOff();
+    if (cut > 0) {
+      this.logger.warn(
+        `Shutting down: cut off ${cut} MCP request(s) still in flight after ` +
+          `${this.shutdownTimeoutMs} ms (http.shutdownTimeoutMs); their clients got an error ` +
+          `and their calls' signals aborted`,
+      );
+    }
     this.stopNotifications();
     this.lean?.close();
     await this.sessions?.close();

@@ -33,4 +33,19 @@ describe('InFlightRequests', () => {
     release();
     expect(await later).toBe(true);
   });
+
+  it('cuts off the requests still in flight, past one whose cut-off fails, and keeps counting them', () => {
+    const tracker = new InFlightRequests();
+    const cut: string[] = [];
+    const answered = tracker.enter(() => cut.push('answered'));
+    tracker.enter(() => {
+      throw new Error('the response is gone');
+    });
+    tracker.enter(() => cut.push('running'));
+    answered();
+    expect(tracker.cutOff()).toBe(2);
+    expect(cut).toEqual(['running']);
+    // Released only when their handling ends, as any other request.
+    expect(tracker.size).toBe(2);
+  });
 });

@@ -2,7 +2,7 @@ import { McpServer, type AuthInfo, type EventStore } from '@modelcontextprotocol
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LegacySessionOptions } from '../../../lib/interfaces/mcp-module-options.interface.js';
+import type { LegacySessionOptions } from '../../../lib/interfaces/mcp-http-options.interface.js';
 import { defaultCallerIdentity } from '../../../lib/authorization/caller-identity.js';
 import {
   LegacySessionRouter,

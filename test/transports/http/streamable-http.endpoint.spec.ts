@@ -15,7 +15,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { McpHttpOptions } from '../../../lib/interfaces/mcp-module-options.interface.js';
+import type { McpHttpOptions } from '../../../lib/interfaces/mcp-http-options.interface.js';
 import { ProtocolRuntime } from '../../../lib/protocol/protocol.runtime.js';
 import type { McpProtocolRuntime } from '../../../lib/protocol/protocol-runtime.interface.js';
 import { LeanExchangeTransport } from '../../../lib/transports/http/lean-exchange.transport.js';
@@ -317,16 +317,24 @@ describe.each([true, false])('StreamableHttpEndpoint: shutdown (leanPath %s)', (
 });
 
 describe('StreamableHttpEndpoint: shutdown and close', () => {
-  it('stops waiting for a call in flight after http.shutdownTimeoutMs', async () => {
+  it('cuts off a call still in flight after http.shutdownTimeoutMs with a JSON-RPC error', async () => {
     const { url, endpoint } = await serve({ shutdownTimeoutMs: 50 });
     const inFlight = callTool(url, 'wait_for_release');
     await SlowTools.started.promise;
-    const started = Date.now();
     await endpoint.shutdown();
-    expect(Date.now() - started).toBeLessThan(5_000);
-    // The call still gets its answer once it ends.
+    // Answered at once, not when (or if) the tool returns: the HTTP server can close.
+    const answer = await inFlight;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.connection).toBe('close');
+    expect(json(answer).error).toEqual({
+      code: -32000,
+      message:
+        'Service Unavailable: the MCP server shut down before this request finished; it was ' +
+        'stopped after 50 ms (the http.shutdownTimeoutMs option of McpModule). Retry it on ' +
+        'another instance or later.',
+    });
+    // What the tool returns afterwards is dropped.
     SlowTools.release.resolve();
-    expect((await inFlight).status).toBe(200);
   });
 
   it('ends an open subscriptions/listen stream without waiting for it, on shutdown()', async () => {
