@@ -1,4 +1,4 @@
-import type { CanActivate, FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import type { McpAppsOptions } from './mcp-app-options.interface.js';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import type { McpDiscoveryOptions } from './mcp-discovery-options.interface.js';
