@@ -54,6 +54,11 @@ export interface SharedSessionSettings {
 export class LegacySessionRouter {
   private readonly logger = new Logger(LegacySessionRouter.name);
   private readonly sessions = new Map<string, Session>();
+  /**
+   * The ids of each caller's sessions, so that `initialize` looks at the caller's own
+   * (scanning all of them made opening 10,000 sessions cost the square of the count).
+   */
+  private readonly byOwner = new Map<string, Set<string>>();
   private readonly idleTimeoutMs: number;
   private readonly maxSessions: number;
   private readonly maxSessionsPerCaller: number;
@@ -105,11 +110,13 @@ export class LegacySessionRouter {
 
   /** Closes the caller's stalest sessions until it may open one more. */
   private async makeRoomFor(identity: string): Promise<void> {
-    const own = [...this.sessions]
-      .filter(([, session]) => session.owner === identity)
-      .toSorted(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    const over = own.length - this.maxSessionsPerCaller + 1;
-    for (const [id] of own.slice(0, Math.max(0, over))) {
+    const ids = this.byOwner.get(identity);
+    const over = (ids?.size ?? 0) - this.maxSessionsPerCaller + 1;
+    if (!ids || over <= 0) return;
+    const stalest = [...ids]
+      .map((id) => ({ id, lastUsed: this.sessions.get(id)?.lastUsed ?? 0 }))
+      .toSorted((a, b) => a.lastUsed - b.lastUsed);
+    for (const { id } of stalest.slice(0, over)) {
       this.logger.debug(`MCP session ${id} closed: its caller opened more than its limit`);
       await this.end(id);
     }
@@ -134,6 +141,9 @@ export class LegacySessionRouter {
         onsessioninitialized: (id) => {
           const session: Session = { transport, server, owner, lastUsed: Date.now() };
           this.sessions.set(id, session);
+          let own = this.byOwner.get(owner);
+          if (!own) this.byOwner.set(owner, (own = new Set()));
+          own.add(id);
           this.touch(id, session);
         },
         onsessionclosed: (id) => this.forget(id),
@@ -176,6 +186,9 @@ export class LegacySessionRouter {
     if (!session) return;
     clearTimeout(session.idleTimer);
     this.sessions.delete(id);
+    const own = this.byOwner.get(session.owner);
+    own?.delete(id);
+    if (own?.size === 0) this.byOwner.delete(session.owner);
   }
 
   private async end(id: string): Promise<void> {
