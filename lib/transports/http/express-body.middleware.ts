@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpExchange } from './http-exchange.factory.js';
 import { readJsonBody, type JsonBodyLimits, type JsonBodyOutcome } from './json-body.reader.js';
 import { writeWebResponse } from './web-response.writer.js';
 
@@ -9,6 +10,22 @@ export type RequestWithBodyOutcome = IncomingMessage & {
   body?: unknown;
   [MCP_BODY_OUTCOME]?: JsonBodyOutcome;
 };
+
+/**
+ * The body of a POST as whoever read it first left it: the outcome of the endpoint's Express
+ * middleware, or the value Fastify's parser or the app's own parser made; `undefined` when no
+ * one has read it yet (the endpoint reads it then).
+ */
+export function bodyReadBefore(
+  exchange: HttpExchange,
+): JsonBodyOutcome | { readonly value: unknown } | undefined {
+  const request = exchange.request as RequestWithBodyOutcome;
+  return (
+    request[MCP_BODY_OUTCOME] ??
+    exchange.parsedBody ??
+    (request.body !== undefined ? { value: request.body } : undefined)
+  );
+}
 
 /** The refusals that leave the body unread or half read. */
 const UNREAD_BODY_STATUSES = new Set([408, 413, 415]);

@@ -8,6 +8,9 @@ const KEEP_ALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
 
+/** One JSON-RPC message as an SSE event, framed as the SDK's transports frame it. */
+export const messageFrame = (json: string): string => `event: message\ndata: ${json}\n\n`;
+
 /**
  * The SSE stream of a lean answer, framed as the SDK's per-request transport frames it
  * (`event: message`, one `data:` line of JSON; comments to keep it alive): the
@@ -35,7 +38,7 @@ export class LeanEventStream {
   }
 
   write(message: JSONRPCMessage): void {
-    this.frame(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    this.frame(messageFrame(JSON.stringify(message)));
   }
 
   /** Writes the response and ends the stream. */

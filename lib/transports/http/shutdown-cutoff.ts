@@ -1,14 +1,13 @@
 import type { HttpExchange } from './http-exchange.factory.js';
 import type { ClientGone } from './client-gone.js';
-import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
+import { bodyReadBefore } from './express-body.middleware.js';
+import { messageFrame } from './lean-event.stream.js';
 import { SERVER_ERROR } from './json-rpc-error.response.js';
 
 /** The id of the JSON-RPC request a POST carried, when the platform or the endpoint read it. */
 function requestIdOf(exchange: HttpExchange): string | number | null {
-  const request = exchange.request as RequestWithBodyOutcome;
-  const outcome = request[MCP_BODY_OUTCOME];
-  const body =
-    exchange.parsedBody?.value ?? (outcome?.ok ? outcome.body : undefined) ?? request.body;
+  const read = bodyReadBefore(exchange);
+  const body = read && ('ok' in read ? (read.ok ? read.body : undefined) : read.value);
   const id = (body as { id?: unknown } | null | undefined)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
@@ -43,7 +42,7 @@ export function cutOffAtShutdown(
     // Sent and not ended: an SSE answer under way (a JSON answer is written and ended at
     // once), whose last event the error is. (Its head was written whole, with `writeHead`,
     // so `getHeader()` cannot tell its type.)
-    response.write(`event: message\ndata: ${text}\n\n`);
+    response.write(messageFrame(text));
   } else {
     const body = Buffer.from(text);
     response.writeHead(503, {

@@ -17,7 +17,7 @@ import type { McpHttpOptions } from '../../interfaces/mcp-http-options.interface
 import { DEFAULT_MAX_JSON_DEPTH } from '../../utils/json-input.util.js';
 import { DnsRebindingProtection } from './dns-rebinding.protection.js';
 import type { HttpExchange } from './http-exchange.factory.js';
-import { MCP_BODY_OUTCOME, type RequestWithBodyOutcome } from './express-body.middleware.js';
+import { bodyReadBefore } from './express-body.middleware.js';
 import { CallerStreams } from './caller-streams.js';
 import { ClientGone } from './client-gone.js';
 import { InFlightRequests } from './in-flight-requests.tracker.js';
@@ -299,13 +299,11 @@ export class StreamableHttpEndpoint {
    * here. Every path ends in the same media type, depth and key checks.
    */
   private bodyOf(exchange: HttpExchange): Promise<JsonBodyOutcome> | JsonBodyOutcome {
-    const request = exchange.request as RequestWithBodyOutcome;
-    const readByMiddleware = request[MCP_BODY_OUTCOME];
-    if (readByMiddleware) return readByMiddleware;
-    const parsed =
-      exchange.parsedBody ?? (request.body !== undefined ? { value: request.body } : undefined);
-    if (!parsed) return readJsonBody(request, this.limits);
-    return checkParsedJsonBody(request, parsed.value, this.limits.maxJsonDepth);
+    const { request } = exchange;
+    const read = bodyReadBefore(exchange);
+    if (!read) return readJsonBody(request, this.limits);
+    if ('ok' in read) return read;
+    return checkParsedJsonBody(request, read.value, this.limits.maxJsonDepth);
   }
 
   /**
