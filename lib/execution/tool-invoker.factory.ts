@@ -161,8 +161,7 @@ export class ToolInvokerFactory {
       await task.setStatus(message).catch(() => undefined);
       throw new ProtocolError(ProtocolErrorCode.InternalError, message, { error: TOOL_TIMEOUT });
     }
-    const outcome = this.errorResult(tool, call, error);
-    return tool.outputValidator?.apply(outcome, call.era) ?? outcome;
+    return this.checkedErrorResult(tool, call, error);
   }
 
   /** One call through validation, the pipeline and the normaliser, answered with a result. */
@@ -216,11 +215,16 @@ export class ToolInvokerFactory {
         if (validation.ok) return undefined;
         throw new InvalidArgumentsError(call.name, validation.issues, 'tool');
       } catch (error) {
-        const outcome = this.errorResult(tool, call, error);
-        return tool.outputValidator?.apply(outcome, call.era) ?? outcome;
+        return this.checkedErrorResult(tool, call, error);
       }
     };
     return { check, run: this.create(tool, { guards: false }) };
+  }
+
+  /** The error result of a call that ends before its method answered, checked as every result. */
+  private checkedErrorResult(tool: DiscoveredTool, call: McpCall, error: unknown): CallToolResult {
+    const outcome = this.errorResult(tool, call, error);
+    return tool.outputValidator?.apply(outcome, call.era) ?? outcome;
   }
 
   /** What a caller gets for an error: the same result whichever step raised it. */
